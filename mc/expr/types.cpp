@@ -1,0 +1,105 @@
+#include "mc/expr/types.h"
+
+namespace tandem {
+
+int Type::fieldIndex(const std::string& f) const {
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].first == f) return static_cast<int>(i);
+  return -1;
+}
+
+int Type::memberIndex(const std::string& m) const {
+  for (size_t i = 0; i < members.size(); ++i)
+    if (members[i] == m) return static_cast<int>(i);
+  return -1;
+}
+
+TypeTable::TypeTable() {
+  int_ = make({TypeKind::Int});
+  i32_ = make({TypeKind::I32});
+  i64_ = make({TypeKind::I64});
+  bool_ = make({TypeKind::Bool});
+  null_ = make({TypeKind::Null});
+  void_ = make({TypeKind::Void});
+}
+
+Type* TypeTable::make(Type t) {
+  storage_.push_back(std::move(t));
+  return &storage_.back();
+}
+
+TypeRef TypeTable::arrayOf(TypeRef elem, int64_t length) {
+  if (length < 0) length = -1;
+  auto key = std::make_pair(elem, length);
+  auto it = arrays_.find(key);
+  if (it != arrays_.end()) return it->second;
+  Type t{TypeKind::Array};
+  t.elem = elem;
+  t.length = length;
+  return arrays_[key] = make(std::move(t));
+}
+
+TypeRef TypeTable::refTo(TypeRef target) {
+  auto it = refs_.find(target);
+  if (it != refs_.end()) return it->second;
+  Type t{TypeKind::Ref};
+  t.elem = target;
+  return refs_[target] = make(std::move(t));
+}
+
+TypeRef TypeTable::enumType(const std::string& name, const std::vector<std::string>& members) {
+  auto it = enums_.find(name);
+  if (it != enums_.end()) return it->second;
+  Type t{TypeKind::Enum};
+  t.name = name;
+  t.members = members;
+  return enums_[name] = make(std::move(t));
+}
+
+Type* TypeTable::classType(const std::string& name) {
+  auto it = classes_.find(name);
+  if (it != classes_.end()) return it->second;
+  Type t{TypeKind::Class};
+  t.name = name;
+  return classes_[name] = make(std::move(t));
+}
+
+TypeRef TypeTable::findEnum(const std::string& name) const {
+  auto it = enums_.find(name);
+  return it == enums_.end() ? nullptr : it->second;
+}
+
+TypeRef TypeTable::findClass(const std::string& name) const {
+  auto it = classes_.find(name);
+  return it == classes_.end() ? nullptr : it->second;
+}
+
+std::string typeToString(TypeRef t) {
+  if (!t) return "<none>";
+  switch (t->kind) {
+    case TypeKind::Int: return "int";
+    case TypeKind::I32: return "i32";
+    case TypeKind::I64: return "i64";
+    case TypeKind::Bool: return "bool";
+    case TypeKind::Enum:
+    case TypeKind::Class: return t->name;
+    case TypeKind::Array:
+      return typeToString(t->elem) + "[" + (t->length >= 0 ? std::to_string(t->length) : "") + "]";
+    case TypeKind::Ref: return "ref " + typeToString(t->elem);
+    case TypeKind::Null: return "null";
+    case TypeKind::Void: return "void";
+  }
+  return "?";
+}
+
+bool assignable(TypeRef to, TypeRef from) {
+  if (to == from) return true;
+  if (from && from->kind == TypeKind::Null)
+    return to && (to->kind == TypeKind::Ref || to->kind == TypeKind::Class);
+  // A fixed-length array value fits a dynamic array of the same element type.
+  if (to && from && to->kind == TypeKind::Array && from->kind == TypeKind::Array)
+    return to->length < 0 && to->elem == from->elem;
+  return false;
+}
+
+}  // namespace tandem
