@@ -2,6 +2,14 @@
 
 namespace tandem {
 
+namespace {
+Type simple(TypeKind k) {
+  Type t;
+  t.kind = k;
+  return t;
+}
+}  // namespace
+
 int Type::fieldIndex(const std::string& f) const {
   for (size_t i = 0; i < fields.size(); ++i)
     if (fields[i].first == f) return static_cast<int>(i);
@@ -15,12 +23,12 @@ int Type::memberIndex(const std::string& m) const {
 }
 
 TypeTable::TypeTable() {
-  int_ = make({TypeKind::Int});
-  i32_ = make({TypeKind::I32});
-  i64_ = make({TypeKind::I64});
-  bool_ = make({TypeKind::Bool});
-  null_ = make({TypeKind::Null});
-  void_ = make({TypeKind::Void});
+  int_ = make(simple(TypeKind::Int));
+  i32_ = make(simple(TypeKind::I32));
+  i64_ = make(simple(TypeKind::I64));
+  bool_ = make(simple(TypeKind::Bool));
+  null_ = make(simple(TypeKind::Null));
+  void_ = make(simple(TypeKind::Void));
 }
 
 Type* TypeTable::make(Type t) {
@@ -33,7 +41,7 @@ TypeRef TypeTable::arrayOf(TypeRef elem, int64_t length) {
   auto key = std::make_pair(elem, length);
   auto it = arrays_.find(key);
   if (it != arrays_.end()) return it->second;
-  Type t{TypeKind::Array};
+  Type t = simple(TypeKind::Array);
   t.elem = elem;
   t.length = length;
   return arrays_[key] = make(std::move(t));
@@ -42,7 +50,7 @@ TypeRef TypeTable::arrayOf(TypeRef elem, int64_t length) {
 TypeRef TypeTable::refTo(TypeRef target) {
   auto it = refs_.find(target);
   if (it != refs_.end()) return it->second;
-  Type t{TypeKind::Ref};
+  Type t = simple(TypeKind::Ref);
   t.elem = target;
   return refs_[target] = make(std::move(t));
 }
@@ -50,7 +58,7 @@ TypeRef TypeTable::refTo(TypeRef target) {
 TypeRef TypeTable::enumType(const std::string& name, const std::vector<std::string>& members) {
   auto it = enums_.find(name);
   if (it != enums_.end()) return it->second;
-  Type t{TypeKind::Enum};
+  Type t = simple(TypeKind::Enum);
   t.name = name;
   t.members = members;
   return enums_[name] = make(std::move(t));
@@ -59,7 +67,7 @@ TypeRef TypeTable::enumType(const std::string& name, const std::vector<std::stri
 Type* TypeTable::classType(const std::string& name) {
   auto it = classes_.find(name);
   if (it != classes_.end()) return it->second;
-  Type t{TypeKind::Class};
+  Type t = simple(TypeKind::Class);
   t.name = name;
   return classes_[name] = make(std::move(t));
 }
@@ -77,17 +85,25 @@ TypeRef TypeTable::findClass(const std::string& name) const {
 std::string typeToString(TypeRef t) {
   if (!t) return "<none>";
   switch (t->kind) {
-    case TypeKind::Int: return "int";
-    case TypeKind::I32: return "i32";
-    case TypeKind::I64: return "i64";
-    case TypeKind::Bool: return "bool";
+    case TypeKind::Int:
+      return "int";
+    case TypeKind::I32:
+      return "i32";
+    case TypeKind::I64:
+      return "i64";
+    case TypeKind::Bool:
+      return "bool";
     case TypeKind::Enum:
-    case TypeKind::Class: return t->name;
+    case TypeKind::Class:
+      return t->name;
     case TypeKind::Array:
       return typeToString(t->elem) + "[" + (t->length >= 0 ? std::to_string(t->length) : "") + "]";
-    case TypeKind::Ref: return "ref " + typeToString(t->elem);
-    case TypeKind::Null: return "null";
-    case TypeKind::Void: return "void";
+    case TypeKind::Ref:
+      return "ref " + typeToString(t->elem);
+    case TypeKind::Null:
+      return "null";
+    case TypeKind::Void:
+      return "void";
   }
   return "?";
 }

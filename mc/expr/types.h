@@ -22,7 +22,9 @@ struct Type {
   // Class fields in declaration order (filled once the class body is checked).
   std::vector<std::pair<std::string, const Type*>> fields;
 
-  bool isIntegral() const { return kind == TypeKind::Int || kind == TypeKind::I32 || kind == TypeKind::I64; }
+  bool isIntegral() const {
+    return kind == TypeKind::Int || kind == TypeKind::I32 || kind == TypeKind::I64;
+  }
   bool isBitVector() const { return kind == TypeKind::I32 || kind == TypeKind::I64; }
   // Width in bits for i32/i64, 0 otherwise.
   unsigned bitWidth() const { return kind == TypeKind::I32 ? 32 : kind == TypeKind::I64 ? 64 : 0; }

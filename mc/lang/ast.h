@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "mc/lang/source.h"
 #include "mc/expr/types.h"
+#include "mc/lang/source.h"
 
 namespace tandem::ast {
 
@@ -82,7 +82,7 @@ struct Expr {
   // --- annotations (type checker) ---
   TypeRef type = nullptr;
   RefKind ref = RefKind::Unresolved;
-  VarInfo* var = nullptr;  // RefKind::Var
+  VarInfo* var = nullptr;    // RefKind::Var
   long long constValue = 0;  // RefKind::Const (ints that fit), EnumMember index
   std::string constText;     // RefKind::Const: exact decimal value (any size) or "true"/"false"
 };
@@ -91,17 +91,17 @@ struct Expr {
 // Statements.
 struct Stmt {
   enum class Kind {
-    VarDecl,    // var name: declType [= args[0]]   (args[0] may be a Star or a Call)
-    Assign,     // lhs[i] := rhs[i] (parallel); rhs may be a single Star or Call
-    Havoc,      // havoc lhs...
-    If,         // if (cond) body[0] [else body[1]]; cond may be Star
-    While,      // while (cond) body[0]; cond may be Star
+    VarDecl,  // var name: declType [= args[0]]   (args[0] may be a Star or a Call)
+    Assign,   // lhs[i] := rhs[i] (parallel); rhs may be a single Star or Call
+    Havoc,    // havoc lhs...
+    If,       // if (cond) body[0] [else body[1]]; cond may be Star
+    While,    // while (cond) body[0]; cond may be Star
     Break,
     Continue,
-    Goto,       // goto targets...
-    Assume,     // assume cond
-    Assert,     // assert cond [verified premise]
-    Assumed,    // assumed cond as name
+    Goto,     // goto targets...
+    Assume,   // assume cond
+    Assert,   // assert cond [verified premise]
+    Assumed,  // assumed cond as name
     Skip,
     Return,     // return [cond]
     CallStmt,   // call f(args)   (`cond` holds the Call expression)
@@ -115,12 +115,12 @@ struct Stmt {
   std::vector<std::string> labels;  // `L: S` (several labels may name the same location)
   std::vector<SourceLoc> labelLocs;
 
-  std::string name;          // VarDecl name, Assumed id
-  TypeExprPtr declType;      // VarDecl
-  std::vector<ExprPtr> lhs;  // Assign, Havoc
-  std::vector<ExprPtr> rhs;  // Assign; VarDecl initialiser is rhs[0] if present
-  ExprPtr cond;              // If/While/Assume/Assert/Assumed/Return/Await/CallStmt/Predicate
-  ExprPtr premise;           // Assert ... verified premise
+  std::string name;           // VarDecl name, Assumed id
+  TypeExprPtr declType;       // VarDecl
+  std::vector<ExprPtr> lhs;   // Assign, Havoc
+  std::vector<ExprPtr> rhs;   // Assign; VarDecl initialiser is rhs[0] if present
+  ExprPtr cond;               // If/While/Assume/Assert/Assumed/Return/Await/CallStmt/Predicate
+  ExprPtr premise;            // Assert ... verified premise
   std::vector<StmtPtr> body;  // If: then (and else as body[1]); While; Atomic; Block
   bool hasElse = false;       // If
   std::vector<std::string> targets;  // Goto
@@ -141,7 +141,7 @@ struct VarInfo {
   TypeRef type = nullptr;
   VarScope scope = VarScope::Global;
   SourceLoc loc;
-  std::string owner;  // the procedure, method, process or class that declares it ("" for globals)
+  std::string owner;   // the procedure, method, process or class that declares it ("" for globals)
   uint32_t index = 0;  // position among the variables of the same owner and scope (set by checker)
 };
 
@@ -204,7 +204,7 @@ struct ClassDecl {
   std::string name;
   std::vector<std::unique_ptr<GlobalVarDecl>> fields;  // `var f: T;` (initialisers allowed)
   std::vector<NamedExpr> predicates;
-  std::unique_ptr<ProcDecl> init;  // `init(params) {...}`, name "init"
+  std::unique_ptr<ProcDecl> init;                  // `init(params) {...}`, name "init"
   std::vector<std::unique_ptr<ProcDecl>> methods;  // `method m(params) [: T] {...}`
   SourceLoc loc;
 };
@@ -234,14 +234,26 @@ struct TestDecl {
   std::vector<ExprPtr> args;
   std::vector<std::string> names;  // isState: variable names
   std::vector<SourceLoc> nameLocs;
-  std::vector<ExprPtr> values;     // isState: values
+  std::vector<ExprPtr> values;  // isState: values
   SourceLoc loc;
 };
 
 // A whole file. The order of declarations is kept for printing.
 struct Program {
-  enum class DeclKind { Const, Enum, Var, Init, Predicate, Invariant, Native, Proc, Class, Process,
-                        Rule, Test };
+  enum class DeclKind {
+    Const,
+    Enum,
+    Var,
+    Init,
+    Predicate,
+    Invariant,
+    Native,
+    Proc,
+    Class,
+    Process,
+    Rule,
+    Test
+  };
   struct DeclRef {
     DeclKind kind;
     size_t index;  // into the vector of that kind

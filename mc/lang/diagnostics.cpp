@@ -20,7 +20,8 @@ void Diagnostics::print(std::ostream& os) const {
     if (file_ && d.loc.valid()) {
       auto text = file_->lineText(d.loc.line);
       os << "  " << text << '\n' << "  ";
-      for (uint32_t i = 1; i < d.loc.col && i <= text.size(); ++i) os << (text[i - 1] == '\t' ? '\t' : ' ');
+      for (uint32_t i = 1; i < d.loc.col && i <= text.size(); ++i)
+        os << (text[i - 1] == '\t' ? '\t' : ' ');
       os << "^\n";
     }
   }
