@@ -3,8 +3,12 @@
 // 4 unknown).
 #pragma once
 
+#include <iosfwd>
+
 namespace tandem::cli {
 
 int run(int argc, char** argv);
+// The same, writing to the given streams (tests call this).
+int run(int argc, char** argv, std::ostream& out, std::ostream& err);
 
 }  // namespace tandem::cli

@@ -47,6 +47,8 @@ enum class RefKind {
   Native,      // call of a native function (`callee` is its name)
   Builtin,     // abs, min, max, len, old, no_overflow_add, no_overflow_mul, int, i32, i64
   Process,     // a process name (inside P@L, P.v, P[i]@L, P[i].v)
+  Assumed,     // an `assumed ... as id` name inside a `verified` premise
+  Method,      // call of a method of the enclosing class (`callee`)
 };
 
 struct VarInfo;  // declared below
@@ -198,6 +200,8 @@ struct ProcDecl {
   SourceLoc loc;
   // annotations
   std::vector<std::unique_ptr<VarInfo>> vars;  // params first, then locals, in order
+  bool pure = false;  // writes no globals, fields or references; calls only pure code
+  bool usesOld = false;
 };
 
 struct ClassDecl {
@@ -271,6 +275,8 @@ struct Program {
   std::vector<std::unique_ptr<ProcessDecl>> processes;
   std::vector<RuleDecl> rules;
   std::vector<TestDecl> tests;
+  // Variables the checker creates that no declaration owns (native parameters).
+  std::vector<std::unique_ptr<VarInfo>> extraVars;
 };
 
 }  // namespace tandem::ast

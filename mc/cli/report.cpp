@@ -1,0 +1,65 @@
+#include "mc/cli/report.h"
+
+#include <ostream>
+
+namespace tandem::cli {
+
+const char* verdictName(Verdict v) {
+  switch (v) {
+    case Verdict::Verified: return "verified";
+    case Verdict::Proved: return "proved";
+    case Verdict::Error: return "error";
+    case Verdict::PotentialError: return "potential-error";
+    case Verdict::Unknown: return "unknown";
+    case Verdict::Completed: return "completed";
+  }
+  return "unknown";
+}
+
+int exitCode(Verdict v) {
+  switch (v) {
+    case Verdict::Verified:
+    case Verdict::Proved:
+    case Verdict::Completed: return 0;
+    case Verdict::Error: return 1;
+    case Verdict::PotentialError: return 3;
+    case Verdict::Unknown: return 4;
+  }
+  return 4;
+}
+
+nlohmann::json Report::toJson() const {
+  nlohmann::json j;
+  j["tool"] = "tandem";
+  j["command"] = command;
+  j["file"] = file;
+  j["verdict"] = verdictName(verdict);
+  if (!reason.empty()) j["reason"] = reason;
+  j["stats"] = stats;
+  if (error) {
+    nlohmann::json e;
+    e["kind"] = error->kind;
+    e["label"] = error->label;
+    e["line"] = error->line;
+    if (!error->message.empty()) e["message"] = error->message;
+    nlohmann::json trace = nlohmann::json::array();
+    for (const auto& s : error->trace) {
+      nlohmann::json t;
+      t["step"] = s.step;
+      if (!s.process.empty()) t["process"] = s.process;
+      t["label"] = s.label;
+      t["statement"] = s.statement;
+      t["state"] = s.state;
+      t["fabricated"] = s.fabricated;
+      trace.push_back(std::move(t));
+    }
+    e["trace"] = std::move(trace);
+    j["error"] = std::move(e);
+  }
+  for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
+  return j;
+}
+
+void printJson(std::ostream& os, const Report& r) { os << r.toJson().dump(2) << '\n'; }
+
+}  // namespace tandem::cli

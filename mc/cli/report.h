@@ -1,0 +1,50 @@
+// The result of a command, printed as text or as the JSON object of CLI.md.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tandem::cli {
+
+enum class Verdict { Verified, Proved, Error, PotentialError, Unknown, Completed };
+const char* verdictName(Verdict v);
+int exitCode(Verdict v);
+
+struct TraceStep {
+  uint64_t step = 0;
+  std::string process;  // "" for open systems
+  std::string label;    // location name before the step
+  std::string statement;
+  std::map<std::string, std::string> changed;  // variable -> new value (text)
+  nlohmann::json state;                        // values after the step (JSON)
+  bool fabricated = false;
+};
+
+struct ErrorInfo {
+  std::string kind;
+  std::string label;
+  uint32_t line = 0;
+  std::string message;
+  std::vector<TraceStep> trace;
+};
+
+struct Report {
+  std::string command, file;
+  Verdict verdict = Verdict::Unknown;
+  std::string reason;
+  nlohmann::json stats = nlohmann::json::object();
+  std::optional<ErrorInfo> error;
+  nlohmann::json extra = nlohmann::json::object();  // command-specific keys
+
+  nlohmann::json toJson() const;
+};
+
+void printJson(std::ostream& os, const Report& r);
+
+}  // namespace tandem::cli

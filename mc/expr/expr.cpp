@@ -1,0 +1,132 @@
+#include "mc/expr/expr.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace tandem {
+
+const char* opName(Op op) {
+  switch (op) {
+    case Op::IntConst: return "int";
+    case Op::BoolConst: return "bool";
+    case Op::EnumConst: return "enum";
+    case Op::NullConst: return "null";
+    case Op::Var: return "var";
+    case Op::Pid: return "pid";
+    case Op::Star: return "*";
+    case Op::Neg: return "-";
+    case Op::Not: return "!";
+    case Op::Add: return "+";
+    case Op::Sub: return "-";
+    case Op::Mul: return "*";
+    case Op::Div: return "/";
+    case Op::Mod: return "%";
+    case Op::Eq: return "==";
+    case Op::Ne: return "!=";
+    case Op::Lt: return "<";
+    case Op::Le: return "<=";
+    case Op::Gt: return ">";
+    case Op::Ge: return ">=";
+    case Op::And: return "&&";
+    case Op::Or: return "||";
+    case Op::Implies: return "==>";
+    case Op::Ite: return "?:";
+    case Op::Abs: return "abs";
+    case Op::Min: return "min";
+    case Op::Max: return "max";
+    case Op::NoOverflowAdd: return "no_overflow_add";
+    case Op::NoOverflowMul: return "no_overflow_mul";
+    case Op::Cast: return "cast";
+    case Op::Select: return "select";
+    case Op::Len: return "len";
+    case Op::ArrayLit: return "array";
+    case Op::NewArray: return "new";
+    case Op::Field: return "field";
+    case Op::Deref: return "deref";
+    case Op::AddrOf: return "addr";
+    case Op::Call: return "call";
+    case Op::Old: return "old";
+    case Op::AtLoc: return "at";
+    case Op::ProcLocal: return "proc-local";
+  }
+  return "?";
+}
+
+bool ExprManager::NodeEq::operator()(const std::unique_ptr<ExprNode>& a,
+                                     const std::unique_ptr<ExprNode>& b) const {
+  return a->op == b->op && a->type == b->type && a->payload == b->payload &&
+         a->value == b->value && a->kids == b->kids;
+}
+
+ExprRef ExprManager::mk(Op op, TypeRef type, std::vector<ExprRef> kids, uint32_t payload,
+                        BigInt value) {
+  auto node = std::make_unique<ExprNode>(ExprNode{op, type, payload, std::move(value), std::move(kids), 0});
+  size_t h = std::hash<int>()(static_cast<int>(op));
+  auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  mix(std::hash<const void*>()(type));
+  mix(payload);
+  mix(node->value.hash());
+  for (auto k : node->kids) mix(k->hash);
+  node->hash = h;
+  auto [it, inserted] = nodes_.insert(std::move(node));
+  return it->get();
+}
+
+ExprRef ExprManager::intConst(const BigInt& v, TypeRef type) {
+  return mk(Op::IntConst, type ? type : types_.intType(), {}, 0, v);
+}
+ExprRef ExprManager::boolConst(bool b) {
+  return mk(Op::BoolConst, types_.boolType(), {}, 0, BigInt(b ? 1 : 0));
+}
+ExprRef ExprManager::enumConst(TypeRef enumType, uint32_t index) {
+  return mk(Op::EnumConst, enumType, {}, index);
+}
+ExprRef ExprManager::nullConst(TypeRef type) {
+  return mk(Op::NullConst, type ? type : types_.nullType(), {});
+}
+ExprRef ExprManager::var(uint32_t id, TypeRef type) { return mk(Op::Var, type, {}, id); }
+
+ExprRef ExprManager::mkNot(ExprRef a) {
+  if (a->op == Op::BoolConst) return boolConst(a->isFalse());
+  if (a->op == Op::Not) return a->kid(0);
+  return mk(Op::Not, types_.boolType(), {a});
+}
+ExprRef ExprManager::mkAnd(ExprRef a, ExprRef b) {
+  if (a->isFalse() || b->isFalse()) return falseExpr();
+  if (a->isTrue()) return b;
+  if (b->isTrue() || a == b) return a;
+  return mk(Op::And, types_.boolType(), {a, b});
+}
+ExprRef ExprManager::mkOr(ExprRef a, ExprRef b) {
+  if (a->isTrue() || b->isTrue()) return trueExpr();
+  if (a->isFalse()) return b;
+  if (b->isFalse() || a == b) return a;
+  return mk(Op::Or, types_.boolType(), {a, b});
+}
+ExprRef ExprManager::mkAnd(std::span<const ExprRef> xs) {
+  ExprRef r = trueExpr();
+  for (auto x : xs) r = mkAnd(r, x);
+  return r;
+}
+ExprRef ExprManager::mkEq(ExprRef a, ExprRef b) {
+  if (a == b) return trueExpr();
+  return mk(Op::Eq, types_.boolType(), {a, b});
+}
+
+std::vector<uint32_t> freeVars(ExprRef e) {
+  std::vector<uint32_t> out;
+  std::vector<ExprRef> todo{e};
+  std::unordered_set<ExprRef> seen;
+  while (!todo.empty()) {
+    ExprRef n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n->op == Op::Var) out.push_back(n->payload);
+    for (auto k : n->kids) todo.push_back(k);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace tandem

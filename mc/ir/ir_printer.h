@@ -1,0 +1,17 @@
+// Text forms of the IR: expressions with the program's names (for traces, invariants and
+// reports) and whole programs (`tandem ir`).
+#pragma once
+
+#include <string>
+
+#include "mc/ir/program.h"
+
+namespace tandem::ir {
+
+// An expression in the language's own syntax, with variable and location names.
+std::string exprToString(const Program& p, ExprRef e);
+
+// The whole IR: variables, then each CFA with its locations and edges.
+std::string programToString(const Program& p);
+
+}  // namespace tandem::ir

@@ -1,0 +1,51 @@
+#include "mc/ir/program.h"
+
+namespace tandem::ir {
+
+const char* errorKindName(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::Assert: return "assert";
+    case ErrorKind::Invariant: return "invariant";
+    case ErrorKind::IndexOutOfBounds: return "index-out-of-bounds";
+    case ErrorKind::NullDeref: return "null-deref";
+    case ErrorKind::DivByZero: return "div-by-zero";
+    case ErrorKind::NegativeSize: return "negative-size";
+  }
+  return "?";
+}
+
+std::optional<ErrorKind> parseErrorKind(const std::string& s) {
+  for (int i = 0; i < kErrorKinds; ++i)
+    if (s == errorKindName(static_cast<ErrorKind>(i))) return static_cast<ErrorKind>(i);
+  return std::nullopt;
+}
+
+const Cfa* Program::findCfa(const std::string& name) const {
+  for (const auto& c : cfas)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+CfaId Program::findCfaId(const std::string& name, CfaKind kind) const {
+  for (CfaId i = 0; i < cfas.size(); ++i)
+    if (cfas[i].name == name && cfas[i].kind == kind) return i;
+  return kNone;
+}
+
+std::optional<LocId> Program::findLabel(const std::string& label) const {
+  for (const auto& l : locs)
+    for (const auto& name : l.labels)
+      if (name == label) return l.id;
+  return std::nullopt;
+}
+
+std::string Program::locName(LocId l) const {
+  const Location& loc = locs[l];
+  if (!loc.labels.empty()) return loc.labels.front();
+  const Cfa& c = cfas[loc.cfa];
+  for (size_t i = 0; i < c.locs.size(); ++i)
+    if (c.locs[i] == l) return c.name + "#" + std::to_string(i);
+  return "#" + std::to_string(l);
+}
+
+}  // namespace tandem::ir

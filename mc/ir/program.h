@@ -1,0 +1,193 @@
+// The control-flow IR: one control-flow automaton (CFA) per procedure, method, class
+// initialiser, process and rule set. Locations are the points before statements; every edge is
+// one atomic step and a guarded command (guard, parallel assignment, havoc), an assertion, a
+// call, or the return to a caller. All analyses run on this form (LANGUAGE.md, "Semantics").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mc/expr/expr.h"
+#include "mc/lang/source.h"
+
+namespace tandem::ir {
+
+using VarId = uint32_t;
+using LocId = uint32_t;
+using EdgeId = uint32_t;
+using CfaId = uint32_t;
+inline constexpr uint32_t kNone = UINT32_MAX;
+
+enum class ErrorKind : uint8_t {
+  Assert,
+  Invariant,
+  IndexOutOfBounds,
+  NullDeref,
+  DivByZero,
+  NegativeSize,
+};
+inline constexpr int kErrorKinds = 6;
+const char* errorKindName(ErrorKind k);  // "assert", "index-out-of-bounds", ...
+std::optional<ErrorKind> parseErrorKind(const std::string& s);
+
+enum class VarScope : uint8_t {
+  Global,        // one slot in the global store
+  ProcessLocal,  // one slot per instance of the owning process
+  Local,         // one slot per frame of the owning CFA (parameters first)
+  Field,         // a field of the owning class, read through the frame's `this`
+};
+
+struct Variable {
+  std::string name;
+  TypeRef type = nullptr;
+  VarScope scope = VarScope::Global;
+  CfaId owner = kNone;  // Local/ProcessLocal: the CFA; Field: the class index
+  uint32_t slot = 0;    // index within its store (globals, process locals, frame, fields)
+  bool isParam = false;
+  bool hidden = false;  // compiler-made (e.g. the return value); not shown to users
+  // Initial value for globals, process locals and fields (null: unconstrained for globals,
+  // zero/default otherwise).
+  ExprRef init = nullptr;
+  SourceLoc loc;
+};
+
+struct Assignment {
+  ExprRef lhs;  // an lvalue: Var, Select, Field, Deref
+  ExprRef rhs;  // null: havoc (any value of the type)
+};
+
+enum class EdgeKind : uint8_t {
+  Command,  // enabled iff guard; then the assignments, in parallel
+  Assert,   // cond must hold (else error `errorKind`); then continue
+  Assumed,  // verification annotation: `assumed cond as id` (executes as `skip`, records cond)
+  Call,     // push a frame of `callee` with `args`; `result` receives the return value
+  Return,   // from the exit location: pop the frame, resume the caller at its call's `to`
+};
+
+struct Edge {
+  EdgeKind kind = EdgeKind::Command;
+  LocId from = kNone, to = kNone;
+  ExprRef guard = nullptr;  // Command: null means true
+  std::vector<Assignment> assigns;
+  ExprRef cond = nullptr;     // Assert, Assumed
+  ExprRef premise = nullptr;  // Assert: `verified A` premise over assumed ids (null: none)
+  uint32_t assumedId = kNone;  // Assumed: index into Program::assumedNames
+  ErrorKind errorKind = ErrorKind::Assert;
+  CfaId callee = kNone;  // Call
+  std::vector<ExprRef> args;
+  ExprRef result = nullptr;  // Call: lvalue for the result, or null
+  SourceLoc loc;
+  std::string text;  // the statement as written, for traces and `tandem ir`
+};
+
+struct Location {
+  LocId id = kNone;
+  CfaId cfa = kNone;
+  std::vector<std::string> labels;  // user labels naming this location
+  SourceLoc loc;                    // the statement that starts here
+  std::vector<EdgeId> out;
+  bool loopHead = false;  // target of a back edge
+  bool atomic = false;    // strictly inside an `atomic` block: its process keeps the turn
+  bool isEntry = false, isExit = false;
+  bool callSite = false, afterCall = false, property = false;
+};
+
+enum class CfaKind : uint8_t { Proc, Method, ClassInit, Process, Rules };
+
+struct Cfa {
+  std::string name;
+  CfaKind kind = CfaKind::Proc;
+  std::vector<VarId> params;
+  std::vector<VarId> locals;  // all frame variables (params first), indexed by Variable::slot
+  TypeRef returnType = nullptr;
+  VarId resultVar = kNone;  // hidden local receiving `return e`
+  LocId entry = kNone, exit = kNone;
+  std::vector<LocId> locs;
+  // Declarations initialised on entry, without a step (before the first statement).
+  std::vector<Assignment> entryInits;
+  bool concrete = false;  // @concrete: executed atomically, opaque to the solver
+  bool pure = false;      // no writes to globals/fields/refs, no calls of impure code
+  bool usesOld = false;
+  std::vector<ExprRef> partitions;
+  std::vector<ExprRef> predicates;  // scoped abstraction predicates
+  uint32_t instances = 1;           // Process: N of `process P[N]`
+  std::vector<VarId> processLocals;  // Process: its local variables (VarScope::ProcessLocal)
+  uint32_t classIndex = kNone;       // Method, ClassInit
+};
+
+struct Native {
+  std::string name;
+  std::vector<TypeRef> params;
+  std::vector<VarId> paramVars;  // hidden variables naming the parameters in `partitions`
+  TypeRef returnType = nullptr;
+  std::vector<ExprRef> partitions;
+  SourceLoc loc;
+};
+
+struct ClassInfo {
+  std::string name;
+  TypeRef type = nullptr;
+  std::vector<VarId> fields;  // VarScope::Field, slot = field index
+  CfaId init = kNone;
+  std::vector<CfaId> methods;
+  std::vector<ExprRef> predicates;
+};
+
+struct Property {  // `invariant name: e;` (and --invariant from the command line)
+  std::string name;
+  ExprRef expr = nullptr;
+  SourceLoc loc;
+};
+
+struct Test {
+  bool isState = false;
+  std::string target;  // procedure or class
+  CfaId cfa = kNone;   // entry procedure or class initialiser
+  std::vector<ExprRef> args;  // constants
+  std::vector<Assignment> state;  // isState: global := constant
+  SourceLoc loc;
+};
+
+// A callee of Op::Call: natives first, then procedures by CFA id.
+struct Callee {
+  bool native = false;
+  uint32_t index = 0;  // into natives or cfas
+};
+
+struct Program {
+  std::string file;
+  std::unique_ptr<TypeTable> types;
+  std::unique_ptr<ExprManager> exprs;
+
+  std::vector<Variable> vars;
+  std::vector<Location> locs;
+  std::vector<Edge> edges;
+  std::vector<Cfa> cfas;
+  std::vector<Native> natives;
+  std::vector<ClassInfo> classes;
+  std::vector<Callee> callees;  // Op::Call payload
+  std::vector<VarId> globals;   // in slot order
+  std::vector<ExprRef> inits;   // `init e;`
+  std::vector<ExprRef> predicates;  // global predicates
+  std::vector<Property> invariants;
+  std::vector<Test> tests;
+  std::vector<CfaId> processes;  // closed system: process CFAs in declaration order
+  CfaId rules = kNone;           // the CFA holding every `rule` (one location, self-loops)
+  std::vector<std::string> assumedNames;
+
+  bool isClosed() const { return !processes.empty() || rules != kNone; }
+  const Cfa* findCfa(const std::string& name) const;
+  CfaId findCfaId(const std::string& name, CfaKind kind) const;
+  // The location labelled `label`, anywhere (labels are unique per CFA; reports use the first).
+  std::optional<LocId> findLabel(const std::string& label) const;
+  // The first label of a location, or a synthetic name like `foo#3`.
+  std::string locName(LocId l) const;
+  const Location& loc(LocId l) const { return locs[l]; }
+  const Edge& edge(EdgeId e) const { return edges[e]; }
+  const Variable& var(VarId v) const { return vars[v]; }
+};
+
+}  // namespace tandem::ir
