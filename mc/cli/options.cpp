@@ -8,7 +8,7 @@ namespace po = boost::program_options;
 namespace tandem::cli {
 
 const std::vector<std::string>& implementedCommands() {
-  static const std::vector<std::string> kCommands = {"ir", "run"};
+  static const std::vector<std::string> kCommands = {"check", "ir", "run"};
   return kCommands;
 }
 
@@ -154,7 +154,8 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   if (vm.count("check")) o.checkKinds = splitCommas(vm["check"].as<std::vector<std::string>>());
   if (!oneOf(o.search, {"dfs", "bfs", "random", "coverage"}))
     return fail("--search must be dfs, bfs, random or coverage, not '" + o.search + "'");
-  if (!oneOf(o.solver, {"z3", "cvc5"})) return fail("--solver must be z3 or cvc5, not '" + o.solver + "'");
+  if (!oneOf(o.solver, {"z3", "cvc5"}))
+    return fail("--solver must be z3 or cvc5, not '" + o.solver + "'");
   if (!oneOf(o.cutpoints, {"loops", "all"})) return fail("--cutpoints must be loops or all");
   if (!oneOf(o.engine, {"fabricate", "eager"})) return fail("--engine must be fabricate or eager");
   if (!oneOf(o.solving, {"classic", "mixed", "exe", "dart"}))
@@ -163,7 +164,8 @@ ParseResult parseOptions(int argc, const char* const* argv) {
     return fail("--heuristic must be incremental, partition or random");
   if (!oneOf(o.guide, {"none", "may", "must", "may-must"}))
     return fail("--guide must be none, may, must or may-must");
-  if (!oneOf(o.algo, {"paths", "statements", "fm"})) return fail("--algo must be paths, statements or fm");
+  if (!oneOf(o.algo, {"paths", "statements", "fm"}))
+    return fail("--algo must be paths, statements or fm");
   if (o.timeout && *o.timeout <= 0) return fail("--timeout must be positive");
   return r;
 }

@@ -6,12 +6,18 @@ namespace tandem::cli {
 
 const char* verdictName(Verdict v) {
   switch (v) {
-    case Verdict::Verified: return "verified";
-    case Verdict::Proved: return "proved";
-    case Verdict::Error: return "error";
-    case Verdict::PotentialError: return "potential-error";
-    case Verdict::Unknown: return "unknown";
-    case Verdict::Completed: return "completed";
+    case Verdict::Verified:
+      return "verified";
+    case Verdict::Proved:
+      return "proved";
+    case Verdict::Error:
+      return "error";
+    case Verdict::PotentialError:
+      return "potential-error";
+    case Verdict::Unknown:
+      return "unknown";
+    case Verdict::Completed:
+      return "completed";
   }
   return "unknown";
 }
@@ -20,10 +26,14 @@ int exitCode(Verdict v) {
   switch (v) {
     case Verdict::Verified:
     case Verdict::Proved:
-    case Verdict::Completed: return 0;
-    case Verdict::Error: return 1;
-    case Verdict::PotentialError: return 3;
-    case Verdict::Unknown: return 4;
+    case Verdict::Completed:
+      return 0;
+    case Verdict::Error:
+      return 1;
+    case Verdict::PotentialError:
+      return 3;
+    case Verdict::Unknown:
+      return 4;
   }
   return 4;
 }

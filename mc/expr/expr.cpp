@@ -7,60 +7,102 @@ namespace tandem {
 
 const char* opName(Op op) {
   switch (op) {
-    case Op::IntConst: return "int";
-    case Op::BoolConst: return "bool";
-    case Op::EnumConst: return "enum";
-    case Op::NullConst: return "null";
-    case Op::Var: return "var";
-    case Op::Pid: return "pid";
-    case Op::Star: return "*";
-    case Op::Neg: return "-";
-    case Op::Not: return "!";
-    case Op::Add: return "+";
-    case Op::Sub: return "-";
-    case Op::Mul: return "*";
-    case Op::Div: return "/";
-    case Op::Mod: return "%";
-    case Op::Eq: return "==";
-    case Op::Ne: return "!=";
-    case Op::Lt: return "<";
-    case Op::Le: return "<=";
-    case Op::Gt: return ">";
-    case Op::Ge: return ">=";
-    case Op::And: return "&&";
-    case Op::Or: return "||";
-    case Op::Implies: return "==>";
-    case Op::Ite: return "?:";
-    case Op::Abs: return "abs";
-    case Op::Min: return "min";
-    case Op::Max: return "max";
-    case Op::NoOverflowAdd: return "no_overflow_add";
-    case Op::NoOverflowMul: return "no_overflow_mul";
-    case Op::Cast: return "cast";
-    case Op::Select: return "select";
-    case Op::Len: return "len";
-    case Op::ArrayLit: return "array";
-    case Op::NewArray: return "new";
-    case Op::Field: return "field";
-    case Op::Deref: return "deref";
-    case Op::AddrOf: return "addr";
-    case Op::Call: return "call";
-    case Op::Old: return "old";
-    case Op::AtLoc: return "at";
-    case Op::ProcLocal: return "proc-local";
+    case Op::IntConst:
+      return "int";
+    case Op::BoolConst:
+      return "bool";
+    case Op::EnumConst:
+      return "enum";
+    case Op::NullConst:
+      return "null";
+    case Op::Var:
+      return "var";
+    case Op::Pid:
+      return "pid";
+    case Op::Star:
+      return "*";
+    case Op::Neg:
+      return "-";
+    case Op::Not:
+      return "!";
+    case Op::Add:
+      return "+";
+    case Op::Sub:
+      return "-";
+    case Op::Mul:
+      return "*";
+    case Op::Div:
+      return "/";
+    case Op::Mod:
+      return "%";
+    case Op::Eq:
+      return "==";
+    case Op::Ne:
+      return "!=";
+    case Op::Lt:
+      return "<";
+    case Op::Le:
+      return "<=";
+    case Op::Gt:
+      return ">";
+    case Op::Ge:
+      return ">=";
+    case Op::And:
+      return "&&";
+    case Op::Or:
+      return "||";
+    case Op::Implies:
+      return "==>";
+    case Op::Ite:
+      return "?:";
+    case Op::Abs:
+      return "abs";
+    case Op::Min:
+      return "min";
+    case Op::Max:
+      return "max";
+    case Op::NoOverflowAdd:
+      return "no_overflow_add";
+    case Op::NoOverflowMul:
+      return "no_overflow_mul";
+    case Op::Cast:
+      return "cast";
+    case Op::Select:
+      return "select";
+    case Op::Len:
+      return "len";
+    case Op::ArrayLit:
+      return "array";
+    case Op::NewArray:
+      return "new";
+    case Op::Field:
+      return "field";
+    case Op::Deref:
+      return "deref";
+    case Op::AddrOf:
+      return "addr";
+    case Op::Call:
+      return "call";
+    case Op::Old:
+      return "old";
+    case Op::AtLoc:
+      return "at";
+    case Op::ProcLocal:
+      return "proc-local";
   }
   return "?";
 }
 
 bool ExprManager::NodeEq::operator()(const std::unique_ptr<ExprNode>& a,
                                      const std::unique_ptr<ExprNode>& b) const {
-  return a->op == b->op && a->type == b->type && a->payload == b->payload &&
-         a->value == b->value && a->kids == b->kids;
+  return a->op == b->op && a->type == b->type && a->payload == b->payload && a->value == b->value &&
+         a->kids == b->kids;
 }
 
 ExprRef ExprManager::mk(Op op, TypeRef type, std::vector<ExprRef> kids, uint32_t payload,
                         BigInt value) {
-  auto node = std::make_unique<ExprNode>(ExprNode{op, type, payload, std::move(value), std::move(kids), 0});
+  auto node =
+      std::make_unique<ExprNode>(ExprNode{op, type, payload, std::move(value), std::move(kids), 0});
   size_t h = std::hash<int>()(static_cast<int>(op));
   auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
   mix(std::hash<const void*>()(type));

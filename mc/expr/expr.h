@@ -25,11 +25,29 @@ enum class Op : uint8_t {
   Pid,   // index of the executing process instance
   Star,  // a fresh nondeterministic value (only as a whole right-hand side or branch condition)
   // Arithmetic and logic. Integer ops are mathematical on `int` and wrapping on i32/i64.
-  Neg, Not, Add, Sub, Mul, Div, Mod,
-  Eq, Ne, Lt, Le, Gt, Ge,
-  And, Or, Implies, Ite,
+  Neg,
+  Not,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  And,
+  Or,
+  Implies,
+  Ite,
   // Builtins.
-  Abs, Min, Max, NoOverflowAdd, NoOverflowMul,
+  Abs,
+  Min,
+  Max,
+  NoOverflowAdd,
+  NoOverflowMul,
   Cast,  // to `type` (int, i32, i64)
   // Arrays, references, objects.
   Select,    // kids[0][kids[1]]

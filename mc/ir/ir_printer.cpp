@@ -8,26 +8,36 @@ namespace {
 
 int precedence(Op op) {
   switch (op) {
-    case Op::Ite: return 1;
-    case Op::Implies: return 2;
-    case Op::Or: return 3;
-    case Op::And: return 4;
+    case Op::Ite:
+      return 1;
+    case Op::Implies:
+      return 2;
+    case Op::Or:
+      return 3;
+    case Op::And:
+      return 4;
     case Op::Eq:
-    case Op::Ne: return 5;
+    case Op::Ne:
+      return 5;
     case Op::Lt:
     case Op::Le:
     case Op::Gt:
-    case Op::Ge: return 6;
+    case Op::Ge:
+      return 6;
     case Op::Add:
-    case Op::Sub: return 7;
+    case Op::Sub:
+      return 7;
     case Op::Mul:
     case Op::Div:
-    case Op::Mod: return 8;
+    case Op::Mod:
+      return 8;
     case Op::Neg:
     case Op::Not:
     case Op::Deref:
-    case Op::AddrOf: return 9;
-    default: return 10;
+    case Op::AddrOf:
+      return 9;
+    default:
+      return 10;
   }
 }
 
@@ -56,33 +66,64 @@ class Printer {
   std::string raw(ExprRef e) {
     int prec = precedence(e->op);
     switch (e->op) {
-      case Op::IntConst: return e->value.toString();
-      case Op::BoolConst: return e->isTrue() ? "true" : "false";
+      case Op::IntConst:
+        return e->value.toString();
+      case Op::BoolConst:
+        return e->isTrue() ? "true" : "false";
       case Op::EnumConst:
         return e->type && e->payload < e->type->members.size() ? e->type->members[e->payload] : "?";
-      case Op::NullConst: return "null";
-      case Op::Var: return p_.vars[e->payload].name;
-      case Op::Pid: return "pid";
-      case Op::Star: return "*";
-      case Op::Neg: return "-" + print(e->kid(0), prec + 1);
-      case Op::Not: return "!" + print(e->kid(0), prec + 1);
-      case Op::Deref: return "*" + print(e->kid(0), prec + 1);
-      case Op::AddrOf: return "&" + print(e->kid(0), prec + 1);
-      case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod:
-      case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
-      case Op::And: case Op::Or:
+      case Op::NullConst:
+        return "null";
+      case Op::Var:
+        return p_.vars[e->payload].name;
+      case Op::Pid:
+        return "pid";
+      case Op::Star:
+        return "*";
+      case Op::Neg:
+        return "-" + print(e->kid(0), prec + 1);
+      case Op::Not:
+        return "!" + print(e->kid(0), prec + 1);
+      case Op::Deref:
+        return "*" + print(e->kid(0), prec + 1);
+      case Op::AddrOf:
+        return "&" + print(e->kid(0), prec + 1);
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul:
+      case Op::Div:
+      case Op::Mod:
+      case Op::Eq:
+      case Op::Ne:
+      case Op::Lt:
+      case Op::Le:
+      case Op::Gt:
+      case Op::Ge:
+      case Op::And:
+      case Op::Or:
         return print(e->kid(0), prec) + " " + opName(e->op) + " " + print(e->kid(1), prec + 1);
       case Op::Implies:
         return print(e->kid(0), prec + 1) + " ==> " + print(e->kid(1), prec);
       case Op::Ite:
-        return print(e->kid(0), prec + 1) + " ? " + print(e->kid(1), prec + 1) + " : " + print(e->kid(2), prec);
-      case Op::Abs: case Op::Min: case Op::Max: case Op::NoOverflowAdd: case Op::NoOverflowMul:
+        return print(e->kid(0), prec + 1) + " ? " + print(e->kid(1), prec + 1) + " : " +
+               print(e->kid(2), prec);
+      case Op::Abs:
+      case Op::Min:
+      case Op::Max:
+      case Op::NoOverflowAdd:
+      case Op::NoOverflowMul:
         return std::string(opName(e->op)) + "(" + list(e->kids) + ")";
-      case Op::Cast: return typeToString(e->type) + "(" + list(e->kids) + ")";
-      case Op::Select: return print(e->kid(0), 10) + "[" + print(e->kid(1)) + "]";
-      case Op::Len: return "len(" + print(e->kid(0)) + ")";
-      case Op::ArrayLit: return "[" + list(e->kids) + "]";
-      case Op::NewArray: return "new " + typeToString(e->type ? e->type->elem : nullptr) + "[" + print(e->kid(0)) + "]";
+      case Op::Cast:
+        return typeToString(e->type) + "(" + list(e->kids) + ")";
+      case Op::Select:
+        return print(e->kid(0), 10) + "[" + print(e->kid(1)) + "]";
+      case Op::Len:
+        return "len(" + print(e->kid(0)) + ")";
+      case Op::ArrayLit:
+        return "[" + list(e->kids) + "]";
+      case Op::NewArray:
+        return "new " + typeToString(e->type ? e->type->elem : nullptr) + "[" + print(e->kid(0)) +
+               "]";
       case Op::Field: {
         const Type* ct = e->kid(0)->type;
         std::string f = ct && e->payload < ct->fields.size() ? ct->fields[e->payload].first : "?";
@@ -93,7 +134,8 @@ class Printer {
         std::string name = c.native ? p_.natives[c.index].name : p_.cfas[c.index].name;
         return name + "(" + list(e->kids) + ")";
       }
-      case Op::Old: return "old(" + print(e->kid(0)) + ")";
+      case Op::Old:
+        return "old(" + print(e->kid(0)) + ")";
       case Op::AtLoc: {
         auto loc = static_cast<LocId>(*e->value.toInt64());
         return procName(e->payload, e->kid(0)) + "@" + p_.locName(loc);
@@ -111,11 +153,16 @@ class Printer {
 
 const char* kindName(CfaKind k) {
   switch (k) {
-    case CfaKind::Proc: return "proc";
-    case CfaKind::Method: return "method";
-    case CfaKind::ClassInit: return "init";
-    case CfaKind::Process: return "process";
-    case CfaKind::Rules: return "rules";
+    case CfaKind::Proc:
+      return "proc";
+    case CfaKind::Method:
+      return "method";
+    case CfaKind::ClassInit:
+      return "init";
+    case CfaKind::Process:
+      return "process";
+    case CfaKind::Rules:
+      return "rules";
   }
   return "?";
 }
@@ -132,7 +179,8 @@ std::string edgeToString(const Program& p, const Edge& e) {
       }
       if (!e.assigns.empty()) {
         os << (any ? " " : "");
-        for (size_t i = 0; i < e.assigns.size(); ++i) os << (i ? ", " : "") << pr.print(e.assigns[i].lhs);
+        for (size_t i = 0; i < e.assigns.size(); ++i)
+          os << (i ? ", " : "") << pr.print(e.assigns[i].lhs);
         os << " := ";
         for (size_t i = 0; i < e.assigns.size(); ++i)
           os << (i ? ", " : "") << (e.assigns[i].rhs ? pr.print(e.assigns[i].rhs) : "*");
@@ -145,7 +193,9 @@ std::string edgeToString(const Program& p, const Edge& e) {
       os << "assert " << pr.print(e.cond);
       if (e.premise) os << " verified " << pr.print(e.premise);
       break;
-    case EdgeKind::Assumed: os << "assumed " << pr.print(e.cond) << " as " << p.vars[e.assumedId].name; break;
+    case EdgeKind::Assumed:
+      os << "assumed " << pr.print(e.cond) << " as " << p.vars[e.assumedId].name;
+      break;
     case EdgeKind::Call: {
       if (e.result) os << pr.print(e.result) << " := ";
       os << "call " << p.cfas[e.callee].name << "(";
@@ -153,7 +203,9 @@ std::string edgeToString(const Program& p, const Edge& e) {
       os << ")";
       break;
     }
-    case EdgeKind::Return: os << "return to caller"; break;
+    case EdgeKind::Return:
+      os << "return to caller";
+      break;
   }
   return os.str();
 }
@@ -171,13 +223,16 @@ std::string programToString(const Program& p) {
   for (VarId g : p.globals) {
     const Variable& v = p.vars[g];
     os << "global " << v.name << ": " << typeToString(v.type);
-    if (v.init) os << " = " << pr.print(v.init);
-    else os << " (input)";
+    if (v.init)
+      os << " = " << pr.print(v.init);
+    else
+      os << " (input)";
     os << "\n";
   }
   for (auto e : p.inits) os << "init " << pr.print(e) << "\n";
   for (auto e : p.predicates) os << "predicate " << pr.print(e) << "\n";
-  for (auto& inv : p.invariants) os << "invariant " << inv.name << ": " << pr.print(inv.expr) << "\n";
+  for (auto& inv : p.invariants)
+    os << "invariant " << inv.name << ": " << pr.print(inv.expr) << "\n";
   for (const auto& n : p.natives) {
     os << "native " << n.name << "(";
     for (size_t i = 0; i < n.params.size(); ++i) os << (i ? ", " : "") << typeToString(n.params[i]);
@@ -188,15 +243,19 @@ std::string programToString(const Program& p) {
     if (c.instances > 1) os << "[" << c.instances << "]";
     os << "(";
     for (size_t i = 0; i < c.params.size(); ++i)
-      os << (i ? ", " : "") << p.vars[c.params[i]].name << ": " << typeToString(p.vars[c.params[i]].type);
+      os << (i ? ", " : "") << p.vars[c.params[i]].name << ": "
+         << typeToString(p.vars[c.params[i]].type);
     os << ")";
     if (c.returnType) os << ": " << typeToString(c.returnType);
     if (c.concrete) os << " @concrete";
     if (c.pure && c.kind == CfaKind::Proc) os << " pure";
     os << "\n";
     for (VarId v : c.locals)
-      if (!c.params.empty() && std::find(c.params.begin(), c.params.end(), v) != c.params.end()) continue;
-      else os << "  var " << p.vars[v].name << ": " << typeToString(p.vars[v].type) << (p.vars[v].hidden ? " (hidden)" : "") << "\n";
+      if (!c.params.empty() && std::find(c.params.begin(), c.params.end(), v) != c.params.end())
+        continue;
+      else
+        os << "  var " << p.vars[v].name << ": " << typeToString(p.vars[v].type)
+           << (p.vars[v].hidden ? " (hidden)" : "") << "\n";
     for (VarId v : c.processLocals) {
       os << "  var " << p.vars[v].name << ": " << typeToString(p.vars[v].type);
       if (p.vars[v].init) os << " = " << pr.print(p.vars[v].init);

@@ -72,7 +72,8 @@ class Lowerer {
 
   void declareVariables() {
     for (size_t i = 0; i < ast_.globals.size(); ++i) {
-      auto id = addVar(ast_.globals[i]->var.get(), ir::VarScope::Global, ir::kNone, static_cast<uint32_t>(i));
+      auto id = addVar(ast_.globals[i]->var.get(), ir::VarScope::Global, ir::kNone,
+                       static_cast<uint32_t>(i));
       prog_.globals.push_back(id);
     }
     for (size_t i = 0; i < ast_.natives.size(); ++i) {
@@ -94,8 +95,8 @@ class Lowerer {
       ci.name = cd.name;
       ci.type = prog_.types->findClass(cd.name);
       for (size_t f = 0; f < cd.fields.size(); ++f)
-        ci.fields.push_back(addVar(cd.fields[f]->var.get(), ir::VarScope::Field, static_cast<uint32_t>(c),
-                                   static_cast<uint32_t>(f)));
+        ci.fields.push_back(addVar(cd.fields[f]->var.get(), ir::VarScope::Field,
+                                   static_cast<uint32_t>(c), static_cast<uint32_t>(f)));
       prog_.classes.push_back(std::move(ci));
     }
   }
@@ -159,7 +160,8 @@ class Lowerer {
       ir::CfaId id = newCfa(pd.name, ir::CfaKind::Process);
       prog_.cfas[id].instances = static_cast<uint32_t>(pd.instances);
       for (auto& v : pd.vars)
-        prog_.cfas[id].processLocals.push_back(addVar(v.get(), ir::VarScope::ProcessLocal, id, v->index));
+        prog_.cfas[id].processLocals.push_back(
+            addVar(v.get(), ir::VarScope::ProcessLocal, id, v->index));
       prog_.processes.push_back(id);
       ex_.processIndex[pd.name] = static_cast<uint32_t>(i);
       Pending pb{id, {}, 0, nullptr};
@@ -187,14 +189,19 @@ class Lowerer {
   TypeRef typeOf(const ast::TypeExpr& t) {
     TypeTable& tt = *prog_.types;
     switch (t.kind) {
-      case ast::TypeExpr::Kind::Int: return tt.intType();
-      case ast::TypeExpr::Kind::I32: return tt.i32Type();
-      case ast::TypeExpr::Kind::I64: return tt.i64Type();
-      case ast::TypeExpr::Kind::Bool: return tt.boolType();
+      case ast::TypeExpr::Kind::Int:
+        return tt.intType();
+      case ast::TypeExpr::Kind::I32:
+        return tt.i32Type();
+      case ast::TypeExpr::Kind::I64:
+        return tt.i64Type();
+      case ast::TypeExpr::Kind::Bool:
+        return tt.boolType();
       case ast::TypeExpr::Kind::Named:
         if (auto e = tt.findEnum(t.name)) return e;
         return tt.findClass(t.name);
-      case ast::TypeExpr::Kind::Ref: return tt.refTo(typeOf(*t.elem));
+      case ast::TypeExpr::Kind::Ref:
+        return tt.refTo(typeOf(*t.elem));
       case ast::TypeExpr::Kind::Array: {
         int64_t n = -1;
         if (t.size) {
@@ -230,12 +237,14 @@ class Lowerer {
       const RawLoc& rl = pb.raw.locs[r];
       if (!l.loc.valid() && rl.loc.valid()) l.loc = rl.loc;
       for (auto& lab : rl.labels)
-        if (std::find(l.labels.begin(), l.labels.end(), lab) == l.labels.end()) l.labels.push_back(lab);
+        if (std::find(l.labels.begin(), l.labels.end(), lab) == l.labels.end())
+          l.labels.push_back(lab);
       // A representative is atomic iff its own raw location is (aliases took no step).
       if (pb.raw.final[r] != ir::kNone && rl.atomic && isRep(pb.raw, r)) l.atomic = true;
     }
     c.entry = pb.base + pb.raw.final[pb.raw.entry];
-    c.exit = pb.raw.final[pb.raw.exit] == ir::kNone ? ir::kNone : pb.base + pb.raw.final[pb.raw.exit];
+    c.exit =
+        pb.raw.final[pb.raw.exit] == ir::kNone ? ir::kNone : pb.base + pb.raw.final[pb.raw.exit];
     prog_.locs[c.entry].isEntry = true;
     if (c.exit != ir::kNone) prog_.locs[c.exit].isExit = true;
     if (c.kind == ir::CfaKind::Process)
@@ -256,11 +265,13 @@ class Lowerer {
   // Initialisers of globals, fields and process locals, and entry declarations.
   void lowerDeclInits() {
     for (size_t i = 0; i < ast_.globals.size(); ++i)
-      if (ast_.globals[i]->init) prog_.vars[prog_.globals[i]].init = ex_.lower(*ast_.globals[i]->init);
+      if (ast_.globals[i]->init)
+        prog_.vars[prog_.globals[i]].init = ex_.lower(*ast_.globals[i]->init);
     for (size_t c = 0; c < ast_.classes.size(); ++c) {
       auto& cd = *ast_.classes[c];
       for (size_t f = 0; f < cd.fields.size(); ++f)
-        if (cd.fields[f]->init) prog_.vars[prog_.classes[c].fields[f]].init = ex_.lower(*cd.fields[f]->init);
+        if (cd.fields[f]->init)
+          prog_.vars[prog_.classes[c].fields[f]].init = ex_.lower(*cd.fields[f]->init);
       for (auto& p : cd.predicates) prog_.classes[c].predicates.push_back(ex_.lower(*p.expr));
     }
     for (auto& pb : pending_) {
@@ -284,7 +295,8 @@ class Lowerer {
     }
     for (size_t i = 0; i < procDecls_.size(); ++i)
       if (procDecls_[i])
-        for (auto& p : procDecls_[i]->partitions) prog_.cfas[pending_[i].cfa].partitions.push_back(ex_.lower(*p));
+        for (auto& p : procDecls_[i]->partitions)
+          prog_.cfas[pending_[i].cfa].partitions.push_back(ex_.lower(*p));
   }
 
   bool isCallStep(const ast::Expr& e) const {
@@ -306,9 +318,12 @@ class Lowerer {
   ir::Edge makeCall(const ast::Expr& call, ExprRef result, const Pending& pb) {
     ir::Edge e;
     e.kind = ir::EdgeKind::Call;
-    if (call.kind == EK::NewObject) e.callee = ex_.methodCfa.at(call.name).at("init");
-    else if (call.ref == ast::RefKind::Method) e.callee = ex_.methodCfa.at(*pb.cls).at(call.name);
-    else e.callee = ex_.procCfa.at(call.name);
+    if (call.kind == EK::NewObject)
+      e.callee = ex_.methodCfa.at(call.name).at("init");
+    else if (call.ref == ast::RefKind::Method)
+      e.callee = ex_.methodCfa.at(*pb.cls).at(call.name);
+    else
+      e.callee = ex_.procCfa.at(call.name);
     for (auto& a : call.args) e.args.push_back(ex_.lower(*a));
     e.result = result;
     return e;
@@ -330,16 +345,23 @@ class Lowerer {
           e.guard = prog_.exprs->mk(Op::Not, prog_.types->boolType(), {ex_.lower(*s->cond)});
           e.text = "[!(" + printExpr(*s->cond) + ")]";
           break;
-        case Role::Choice: e.text = s->kind == SK::Goto ? "goto (choice)" : "[*]"; break;
+        case Role::Choice:
+          e.text = s->kind == SK::Goto ? "goto (choice)" : "[*]";
+          break;
         case Role::ReturnValue: {
           ExprRef res = varExpr(cfa.resultVar);
-          if (callStep(*s->cond)) e = makeCall(*s->cond, res, pb);
-          else e.assigns.push_back({res, ex_.lower(*s->cond)});
+          if (callStep(*s->cond))
+            e = makeCall(*s->cond, res, pb);
+          else
+            e.assigns.push_back({res, ex_.lower(*s->cond)});
           e.text = "return " + printExpr(*s->cond);
           break;
         }
-        case Role::Stmt: lowerStmt(*s, e, pb); break;
-        case Role::Eps: break;
+        case Role::Stmt:
+          lowerStmt(*s, e, pb);
+          break;
+        case Role::Eps:
+          break;
       }
       if (pb.raw.final[re.from] == ir::kNone) continue;  // unreachable code
       e.from = pb.base + pb.raw.final[re.from];
@@ -352,6 +374,8 @@ class Lowerer {
   void lowerStmt(const ast::Stmt& s, ir::Edge& e, const Pending& pb) {
     std::string text = printStmt(s);
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    for (const auto& l : s.labels)  // traces show labels separately
+      if (text.rfind(l + ": ", 0) == 0) text.erase(0, l.size() + 2);
     e.text = text;
     switch (s.kind) {
       case SK::VarDecl: {
@@ -375,13 +399,16 @@ class Lowerer {
           break;
         }
         for (size_t i = 0; i < s.lhs.size(); ++i)
-          e.assigns.push_back({ex_.lower(*s.lhs[i]), s.rhs[i]->kind == EK::Star ? nullptr : ex_.lower(*s.rhs[i])});
+          e.assigns.push_back(
+              {ex_.lower(*s.lhs[i]), s.rhs[i]->kind == EK::Star ? nullptr : ex_.lower(*s.rhs[i])});
         break;
       case SK::Havoc:
         for (auto& l : s.lhs) e.assigns.push_back({ex_.lower(*l), nullptr});
         break;
       case SK::Assume:
-      case SK::Await: e.guard = ex_.lower(*s.cond); break;
+      case SK::Await:
+        e.guard = ex_.lower(*s.cond);
+        break;
       case SK::Assert:
         e.kind = ir::EdgeKind::Assert;
         e.cond = ex_.lower(*s.cond);
@@ -405,8 +432,11 @@ class Lowerer {
           e.guard = nullptr;
         }
         break;
-      case SK::Skip: break;
-      default: assert(false && "statement kind has no step"); break;
+      case SK::Skip:
+        break;
+      default:
+        assert(false && "statement kind has no step");
+        break;
     }
   }
 
@@ -427,14 +457,21 @@ class Lowerer {
   ExprRef lowerPremise(const ast::Expr& p, const Pending& pb) {
     auto& em = *prog_.exprs;
     switch (p.kind) {
-      case EK::BoolLit: return em.boolConst(p.boolValue);
-      case EK::Name: return varExpr(assumedVar(p.name, pb));
-      case EK::Unary: return em.mk(Op::Not, prog_.types->boolType(), {lowerPremise(*p.args[0], pb)});
+      case EK::BoolLit:
+        return em.boolConst(p.boolValue);
+      case EK::Name:
+        return varExpr(assumedVar(p.name, pb));
+      case EK::Unary:
+        return em.mk(Op::Not, prog_.types->boolType(), {lowerPremise(*p.args[0], pb)});
       case EK::Binary: {
-        Op op = p.binop == ast::BinOp::And ? Op::And : p.binop == ast::BinOp::Or ? Op::Or : Op::Implies;
-        return em.mk(op, prog_.types->boolType(), {lowerPremise(*p.args[0], pb), lowerPremise(*p.args[1], pb)});
+        Op op = p.binop == ast::BinOp::And  ? Op::And
+                : p.binop == ast::BinOp::Or ? Op::Or
+                                            : Op::Implies;
+        return em.mk(op, prog_.types->boolType(),
+                     {lowerPremise(*p.args[0], pb), lowerPremise(*p.args[1], pb)});
       }
-      default: return em.falseExpr();
+      default:
+        return em.falseExpr();
     }
   }
 
@@ -454,7 +491,8 @@ class Lowerer {
       e.from = e.to = l.id;
       e.guard = r.guard ? ex_.lower(*r.guard) : nullptr;
       for (size_t i = 0; i < r.lhs.size(); ++i)
-        e.assigns.push_back({ex_.lower(*r.lhs[i]), r.rhs[i]->kind == EK::Star ? nullptr : ex_.lower(*r.rhs[i])});
+        e.assigns.push_back(
+            {ex_.lower(*r.lhs[i]), r.rhs[i]->kind == EK::Star ? nullptr : ex_.lower(*r.rhs[i])});
       e.loc = r.loc;
       e.text = "rule " + r.name;
       prog_.edges.push_back(std::move(e));
@@ -464,7 +502,8 @@ class Lowerer {
   void lowerTopLevel() {
     for (auto& i : ast_.inits) prog_.inits.push_back(ex_.lower(*i.expr));
     for (auto& p : ast_.predicates) prog_.predicates.push_back(ex_.lower(*p.expr));
-    for (auto& inv : ast_.invariants) prog_.invariants.push_back({inv.name, ex_.lower(*inv.expr), inv.loc});
+    for (auto& inv : ast_.invariants)
+      prog_.invariants.push_back({inv.name, ex_.lower(*inv.expr), inv.loc});
     for (auto& t : ast_.tests) {
       ir::Test test;
       test.isState = t.isState;
@@ -478,7 +517,8 @@ class Lowerer {
         }
       } else {
         auto p = ex_.procCfa.find(t.target);
-        if (p != ex_.procCfa.end()) test.cfa = p->second;
+        if (p != ex_.procCfa.end())
+          test.cfa = p->second;
         else if (ex_.methodCfa.count(t.target) && ex_.methodCfa[t.target].count("init"))
           test.cfa = ex_.methodCfa[t.target]["init"];
         for (auto& a : t.args) test.args.push_back(ex_.lower(*a));
@@ -514,8 +554,10 @@ class Lowerer {
         for (auto ei : prog_.locs[l].out) {
           const ir::Edge& e = prog_.edges[ei];
           if (e.kind == ir::EdgeKind::Return) continue;
-          if (state[e.to] == 1) prog_.locs[e.to].loopHead = true;
-          else if (state[e.to] == 0) dfs(e.to);
+          if (state[e.to] == 1)
+            prog_.locs[e.to].loopHead = true;
+          else if (state[e.to] == 0)
+            dfs(e.to);
         }
         state[l] = 2;
       };

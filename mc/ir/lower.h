@@ -14,7 +14,7 @@
 namespace tandem {
 
 // `types` is the table the checker used; the program takes ownership of it.
-std::unique_ptr<ir::Program> lowerProgram(const ast::Program& ast,
-                                          std::unique_ptr<TypeTable> types, Diagnostics& diags);
+std::unique_ptr<ir::Program> lowerProgram(const ast::Program& ast, std::unique_ptr<TypeTable> types,
+                                          Diagnostics& diags);
 
 }  // namespace tandem

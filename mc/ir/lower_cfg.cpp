@@ -83,7 +83,8 @@ uint32_t CfgBuilder::stmt(const ast::Stmt& s, uint32_t at) {
     case SK::Predicate:
       cfa_.predicates.push_back(s.cond.get());
       return at;
-    case SK::Block: return stmts(s.body, at);
+    case SK::Block:
+      return stmts(s.body, at);
     case SK::Atomic: {
       size_t before = cfa_.locs.size();
       uint32_t end = stmts(s.body, at);
@@ -196,7 +197,8 @@ bool contract(RawCfa& raw, Diagnostics& diags, SourceLoc where) {
     bool last = !s.valid() || l == rep[raw.exit];
     return std::make_tuple(last, s.line, s.col, l);
   };
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
   std::vector<uint32_t> number(n, kNone);
   for (uint32_t i = 0; i < order.size(); ++i) number[order[i]] = i;
   for (uint32_t l = 0; l < n; ++l) raw.final[l] = number[rep[l]];

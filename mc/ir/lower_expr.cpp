@@ -11,20 +11,34 @@ using RK = ast::RefKind;
 namespace {
 Op binOp(ast::BinOp op) {
   switch (op) {
-    case ast::BinOp::Add: return Op::Add;
-    case ast::BinOp::Sub: return Op::Sub;
-    case ast::BinOp::Mul: return Op::Mul;
-    case ast::BinOp::Div: return Op::Div;
-    case ast::BinOp::Mod: return Op::Mod;
-    case ast::BinOp::Eq: return Op::Eq;
-    case ast::BinOp::Ne: return Op::Ne;
-    case ast::BinOp::Lt: return Op::Lt;
-    case ast::BinOp::Le: return Op::Le;
-    case ast::BinOp::Gt: return Op::Gt;
-    case ast::BinOp::Ge: return Op::Ge;
-    case ast::BinOp::And: return Op::And;
-    case ast::BinOp::Or: return Op::Or;
-    case ast::BinOp::Implies: return Op::Implies;
+    case ast::BinOp::Add:
+      return Op::Add;
+    case ast::BinOp::Sub:
+      return Op::Sub;
+    case ast::BinOp::Mul:
+      return Op::Mul;
+    case ast::BinOp::Div:
+      return Op::Div;
+    case ast::BinOp::Mod:
+      return Op::Mod;
+    case ast::BinOp::Eq:
+      return Op::Eq;
+    case ast::BinOp::Ne:
+      return Op::Ne;
+    case ast::BinOp::Lt:
+      return Op::Lt;
+    case ast::BinOp::Le:
+      return Op::Le;
+    case ast::BinOp::Gt:
+      return Op::Gt;
+    case ast::BinOp::Ge:
+      return Op::Ge;
+    case ast::BinOp::And:
+      return Op::And;
+    case ast::BinOp::Or:
+      return Op::Or;
+    case ast::BinOp::Implies:
+      return Op::Implies;
   }
   return Op::Add;
 }
@@ -66,34 +80,48 @@ ExprRef ExprLowerer::lower(const ast::Expr& e) {
       assert(v && "checked integer literal");
       return em_.intConst(*v, t);
     }
-    case EK::BoolLit: return em_.boolConst(e.boolValue);
-    case EK::Null: return em_.nullConst(t);
-    case EK::Star: return em_.mk(Op::Star, t, {});
+    case EK::BoolLit:
+      return em_.boolConst(e.boolValue);
+    case EK::Null:
+      return em_.nullConst(t);
+    case EK::Star:
+      return em_.mk(Op::Star, t, {});
     case EK::Name:
       switch (e.ref) {
-        case RK::Var: return em_.var(varIds.at(e.var), t);
+        case RK::Var:
+          return em_.var(varIds.at(e.var), t);
         case RK::Const:
           if (t == prog_.types->boolType()) return em_.boolConst(e.constText == "true");
           return em_.intConst(*BigInt::parse(e.constText), t);
-        case RK::EnumMember: return em_.enumConst(t, static_cast<uint32_t>(e.constValue));
-        case RK::Pid: return em_.mk(Op::Pid, t, {});
-        default: assert(false && "unresolved name after checking"); return em_.falseExpr();
+        case RK::EnumMember:
+          return em_.enumConst(t, static_cast<uint32_t>(e.constValue));
+        case RK::Pid:
+          return em_.mk(Op::Pid, t, {});
+        default:
+          assert(false && "unresolved name after checking");
+          return em_.falseExpr();
       }
     case EK::Unary: {
       switch (e.unop) {
         case ast::UnOp::Neg:
-          if (e.args[0]->kind == EK::IntLit) return em_.intConst(-*BigInt::parse(e.args[0]->text), t);
+          if (e.args[0]->kind == EK::IntLit)
+            return em_.intConst(-*BigInt::parse(e.args[0]->text), t);
           return em_.mk(Op::Neg, t, {lower(*e.args[0])});
-        case ast::UnOp::Not: return em_.mk(Op::Not, t, {lower(*e.args[0])});
-        case ast::UnOp::Deref: return em_.mk(Op::Deref, t, {lower(*e.args[0])});
-        case ast::UnOp::AddrOf: return em_.mk(Op::AddrOf, t, {lower(*e.args[0])});
+        case ast::UnOp::Not:
+          return em_.mk(Op::Not, t, {lower(*e.args[0])});
+        case ast::UnOp::Deref:
+          return em_.mk(Op::Deref, t, {lower(*e.args[0])});
+        case ast::UnOp::AddrOf:
+          return em_.mk(Op::AddrOf, t, {lower(*e.args[0])});
       }
       break;
     }
-    case EK::Binary: return em_.mk(binOp(e.binop), t, {lower(*e.args[0]), lower(*e.args[1])});
+    case EK::Binary:
+      return em_.mk(binOp(e.binop), t, {lower(*e.args[0]), lower(*e.args[1])});
     case EK::Cond:
       return em_.mk(Op::Ite, t, {lower(*e.args[0]), lower(*e.args[1]), lower(*e.args[2])});
-    case EK::Index: return em_.mk(Op::Select, t, {lower(*e.args[0]), lower(*e.args[1])});
+    case EK::Index:
+      return em_.mk(Op::Select, t, {lower(*e.args[0]), lower(*e.args[1])});
     case EK::Field: {
       if (e.ref == RK::Process) {
         uint32_t p = 0;
@@ -110,14 +138,17 @@ ExprRef ExprLowerer::lower(const ast::Expr& e) {
       ir::LocId loc = processLabels.at(pname).at(e.name);
       return em_.mk(Op::AtLoc, t, {idx}, p, BigInt(static_cast<int64_t>(loc)));
     }
-    case EK::Call: return lowerCall(e);
-    case EK::NewArray: return em_.mk(Op::NewArray, t, {lower(*e.args[0])});
+    case EK::Call:
+      return lowerCall(e);
+    case EK::NewArray:
+      return em_.mk(Op::NewArray, t, {lower(*e.args[0])});
     case EK::ArrayLit: {
       std::vector<ExprRef> kids;
       for (auto& a : e.args) kids.push_back(lower(*a));
       return em_.mk(Op::ArrayLit, t, std::move(kids));
     }
-    case EK::NewObject: break;  // only as a whole right-hand side: a call step
+    case EK::NewObject:
+      break;  // only as a whole right-hand side: a call step
   }
   assert(false && "expression kind not lowered here");
   return em_.falseExpr();

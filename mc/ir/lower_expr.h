@@ -19,10 +19,10 @@ class ExprLowerer {
 
   // Registration, filled while lowering declarations.
   std::unordered_map<const ast::VarInfo*, ir::VarId> varIds;
-  std::map<std::string, uint32_t> processIndex;                 // name -> index in processes
+  std::map<std::string, uint32_t> processIndex;  // name -> index in processes
   std::map<std::string, std::map<std::string, ir::LocId>> processLabels;  // per process
-  std::map<std::string, ir::CfaId> procCfa;  // procedures by name
-  std::map<std::string, std::map<std::string, ir::CfaId>> methodCfa;  // class -> method -> CFA
+  std::map<std::string, ir::CfaId> procCfa;                               // procedures by name
+  std::map<std::string, std::map<std::string, ir::CfaId>> methodCfa;      // class -> method -> CFA
   std::map<std::string, uint32_t> nativeIndex;  // declared natives by name
   const std::string* currentClass = nullptr;
 

@@ -20,12 +20,12 @@ namespace tandem::lower {
 using ir::kNone;
 
 enum class Role : uint8_t {
-  Eps,         // a jump: no step
-  Stmt,        // the statement itself (assignment, assert, skip, call, ...)
-  IfTrue,      // condition holds
-  IfFalse,     // condition fails
-  Choice,      // `if (*)`, `while (*)` or a `goto` with several targets: no guard
-  ReturnValue, // `return e`: result := e, then to the exit
+  Eps,          // a jump: no step
+  Stmt,         // the statement itself (assignment, assert, skip, call, ...)
+  IfTrue,       // condition holds
+  IfFalse,      // condition fails
+  Choice,       // `if (*)`, `while (*)` or a `goto` with several targets: no guard
+  ReturnValue,  // `return e`: result := e, then to the exit
 };
 
 struct RawEdge {

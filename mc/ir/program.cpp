@@ -4,12 +4,18 @@ namespace tandem::ir {
 
 const char* errorKindName(ErrorKind k) {
   switch (k) {
-    case ErrorKind::Assert: return "assert";
-    case ErrorKind::Invariant: return "invariant";
-    case ErrorKind::IndexOutOfBounds: return "index-out-of-bounds";
-    case ErrorKind::NullDeref: return "null-deref";
-    case ErrorKind::DivByZero: return "div-by-zero";
-    case ErrorKind::NegativeSize: return "negative-size";
+    case ErrorKind::Assert:
+      return "assert";
+    case ErrorKind::Invariant:
+      return "invariant";
+    case ErrorKind::IndexOutOfBounds:
+      return "index-out-of-bounds";
+    case ErrorKind::NullDeref:
+      return "null-deref";
+    case ErrorKind::DivByZero:
+      return "div-by-zero";
+    case ErrorKind::NegativeSize:
+      return "negative-size";
   }
   return "?";
 }

@@ -72,8 +72,10 @@ struct Edge {
   LocId from = kNone, to = kNone;
   ExprRef guard = nullptr;  // Command: null means true
   std::vector<Assignment> assigns;
-  ExprRef cond = nullptr;     // Assert, Assumed
-  ExprRef premise = nullptr;  // Assert: `verified A` premise over assumed ids (null: none)
+  // Command: the assignments run one after another (DVE effects), not in parallel.
+  bool sequential = false;
+  ExprRef cond = nullptr;      // Assert, Assumed
+  ExprRef premise = nullptr;   // Assert: `verified A` premise over assumed ids (null: none)
   uint32_t assumedId = kNone;  // Assumed: index into Program::assumedNames
   ErrorKind errorKind = ErrorKind::Assert;
   CfaId callee = kNone;  // Call
@@ -112,8 +114,8 @@ struct Cfa {
   bool pure = false;      // no writes to globals/fields/refs, no calls of impure code
   bool usesOld = false;
   std::vector<ExprRef> partitions;
-  std::vector<ExprRef> predicates;  // scoped abstraction predicates
-  uint32_t instances = 1;           // Process: N of `process P[N]`
+  std::vector<ExprRef> predicates;   // scoped abstraction predicates
+  uint32_t instances = 1;            // Process: N of `process P[N]`
   std::vector<VarId> processLocals;  // Process: its local variables (VarScope::ProcessLocal)
   uint32_t classIndex = kNone;       // Method, ClassInit
 };
@@ -144,9 +146,9 @@ struct Property {  // `invariant name: e;` (and --invariant from the command lin
 
 struct Test {
   bool isState = false;
-  std::string target;  // procedure or class
-  CfaId cfa = kNone;   // entry procedure or class initialiser
-  std::vector<ExprRef> args;  // constants
+  std::string target;             // procedure or class
+  CfaId cfa = kNone;              // entry procedure or class initialiser
+  std::vector<ExprRef> args;      // constants
   std::vector<Assignment> state;  // isState: global := constant
   SourceLoc loc;
 };
@@ -168,9 +170,9 @@ struct Program {
   std::vector<Cfa> cfas;
   std::vector<Native> natives;
   std::vector<ClassInfo> classes;
-  std::vector<Callee> callees;  // Op::Call payload
-  std::vector<VarId> globals;   // in slot order
-  std::vector<ExprRef> inits;   // `init e;`
+  std::vector<Callee> callees;      // Op::Call payload
+  std::vector<VarId> globals;       // in slot order
+  std::vector<ExprRef> inits;       // `init e;`
   std::vector<ExprRef> predicates;  // global predicates
   std::vector<Property> invariants;
   std::vector<Test> tests;

@@ -11,8 +11,7 @@ bool checkProgram(ast::Program& program, TypeTable& types, Diagnostics& diags) {
   return c.run();
 }
 
-bool checkGlobalExpr(ast::Expr& expr, ast::Program& program, TypeTable& types,
-                     Diagnostics& diags) {
+bool checkGlobalExpr(ast::Expr& expr, ast::Program& program, TypeTable& types, Diagnostics& diags) {
   check::Checker c(program, types, diags);
   return c.checkStandalone(expr);
 }
@@ -87,12 +86,14 @@ void Checker::declareGlobals() {
       if (!seen.insert(e.members[m]).second)
         error(e.memberLocs.size() > m ? e.memberLocs[m] : e.loc,
               "duplicate member '" + e.members[m] + "' in enum '" + e.name + "'");
-      declare(e.members[m], {K::EnumMember, m, t, e.memberLocs.size() > m ? e.memberLocs[m] : e.loc});
+      declare(e.members[m],
+              {K::EnumMember, m, t, e.memberLocs.size() > m ? e.memberLocs[m] : e.loc});
     }
   }
   for (size_t i = 0; i < prog_.classes.size(); ++i) {
     types_.classType(prog_.classes[i]->name);
-    declare(prog_.classes[i]->name, {K::Class, i, types_.findClass(prog_.classes[i]->name), prog_.classes[i]->loc});
+    declare(prog_.classes[i]->name,
+            {K::Class, i, types_.findClass(prog_.classes[i]->name), prog_.classes[i]->loc});
   }
   for (size_t i = 0; i < prog_.consts.size(); ++i)
     declare(prog_.consts[i].name, {K::Const, i, nullptr, prog_.consts[i].loc});
@@ -132,7 +133,8 @@ void Checker::checkGlobalVar(ast::GlobalVarDecl& g, ast::VarScope scope, uint32_
   if (scope == ast::VarScope::Global) globals_[g.name].type = t;
   if (g.init) {
     if (g.init->kind == ast::Expr::Kind::Star) {
-      error(g.init->loc, "a global takes no '*' initialiser; declare it without one to leave it unconstrained");
+      error(g.init->loc,
+            "a global takes no '*' initialiser; declare it without one to leave it unconstrained");
       return;
     }
     TypeRef it = checkExpr(*g.init, t);
@@ -151,12 +153,15 @@ void Checker::checkNative(ast::NativeDecl& n) {
     v->owner = n.name;
     v->index = idx++;
     v->loc = p.loc;
-    if (!scope.emplace(p.name, v.get()).second) error(p.loc, "duplicate parameter '" + p.name + "'");
+    if (!scope.emplace(p.name, v.get()).second)
+      error(p.loc, "duplicate parameter '" + p.name + "'");
     p.var = v.get();
     prog_.extraVars.push_back(std::move(v));
   }
-  if (!n.returnType) error(n.loc, "native '" + n.name + "' must declare a result type");
-  else resolveType(n.returnType.get());
+  if (!n.returnType)
+    error(n.loc, "native '" + n.name + "' must declare a result type");
+  else
+    resolveType(n.returnType.get());
   scopes_.push_back(scope);
   for (auto& part : n.partitions) checkCond(*part, "partition");
   scopes_.pop_back();
@@ -208,13 +213,15 @@ void Checker::checkClass(ast::ClassDecl& c) {
   std::set<std::string> seen;
   for (size_t i = 0; i < c.fields.size(); ++i) {
     auto& f = *c.fields[i];
-    if (!seen.insert(f.name).second) error(f.loc, "duplicate field '" + f.name + "' in class '" + c.name + "'");
+    if (!seen.insert(f.name).second)
+      error(f.loc, "duplicate field '" + f.name + "' in class '" + c.name + "'");
     checkGlobalVar(f, ast::VarScope::Field, static_cast<uint32_t>(i), c.name);
     ct->fields.emplace_back(f.name, f.var->type);
   }
   std::set<std::string> methods;
   for (auto& m : c.methods)
-    if (!methods.insert(m->name).second) error(m->loc, "duplicate method '" + m->name + "' in class '" + c.name + "'");
+    if (!methods.insert(m->name).second)
+      error(m->loc, "duplicate method '" + m->name + "' in class '" + c.name + "'");
   // Class predicates range over the fields.
   BodyCtx ctx;
   ctx.cls = &c;
@@ -229,9 +236,12 @@ void Checker::checkProcess(ast::ProcessDecl& p) {
   if (p.count) {
     checkExpr(*p.count);
     auto n = foldConst(*p.count);
-    if (!n) error(p.count->loc, "the number of instances of process '" + p.name + "' must be a constant");
-    else if (*n < 1 || *n > 255) error(p.count->loc, "process '" + p.name + "' must have between 1 and 255 instances");
-    else p.instances = *n;
+    if (!n)
+      error(p.count->loc, "the number of instances of process '" + p.name + "' must be a constant");
+    else if (*n < 1 || *n > 255)
+      error(p.count->loc, "process '" + p.name + "' must have between 1 and 255 instances");
+    else
+      p.instances = *n;
   }
   BodyCtx ctx;
   ctx.process = &p;
@@ -280,7 +290,8 @@ void Checker::checkTest(ast::TestDecl& t) {
       if (i < t.values.size()) {
         TypeRef it = checkExpr(*t.values[i], vt);
         if (vt && it) coerce(*t.values[i], vt, "test value");
-        if (!isConstantValue(*t.values[i])) error(t.values[i]->loc, "test values must be constants");
+        if (!isConstantValue(*t.values[i]))
+          error(t.values[i]->loc, "test values must be constants");
       }
     }
     return;
@@ -292,7 +303,8 @@ void Checker::checkTest(ast::TestDecl& t) {
   } else if (g && g->kind == GlobalSym::Kind::Class) {
     auto& c = *prog_.classes[g->index];
     if (!c.init) {
-      if (!t.args.empty()) error(t.loc, "class '" + t.target + "' has no init and takes no arguments");
+      if (!t.args.empty())
+        error(t.loc, "class '" + t.target + "' has no init and takes no arguments");
       return;
     }
     params = &c.init->params;
@@ -330,17 +342,22 @@ void Checker::checkPurity() {
     if (!callee->pure && !callee->concrete)
       error(site->loc, "procedure '" + callee->name +
                            "' has side effects and cannot be called inside an expression; "
-                           "call it as a statement (`x := " + callee->name + "(...)`)");
+                           "call it as a statement (`x := " +
+                           callee->name + "(...)`)");
 }
 
 TypeRef Checker::resolveType(ast::TypeExpr* t) {
   if (!t) return nullptr;
   using K = ast::TypeExpr::Kind;
   switch (t->kind) {
-    case K::Int: return types_.intType();
-    case K::I32: return types_.i32Type();
-    case K::I64: return types_.i64Type();
-    case K::Bool: return types_.boolType();
+    case K::Int:
+      return types_.intType();
+    case K::I32:
+      return types_.i32Type();
+    case K::I64:
+      return types_.i64Type();
+    case K::Bool:
+      return types_.boolType();
     case K::Named: {
       if (auto e = types_.findEnum(t->name)) return e;
       if (auto c = types_.findClass(t->name)) return c;
@@ -362,7 +379,8 @@ TypeRef Checker::resolveType(ast::TypeExpr* t) {
         return nullptr;
       }
       if (*n < 0 || *n > 1000000) {
-        error(t->size->loc, "array length " + std::to_string(*n) + " is out of range (0 to 1000000)");
+        error(t->size->loc,
+              "array length " + std::to_string(*n) + " is out of range (0 to 1000000)");
         return nullptr;
       }
       return types_.arrayOf(e, *n);
@@ -396,15 +414,22 @@ std::optional<long long> Checker::foldConst(const ast::Expr& e) {
       constexpr long long kLimit = 1LL << 40;  // folding is for sizes: stay far from overflow
       if (std::abs(*a) > kLimit || std::abs(*b) > kLimit) return std::nullopt;
       switch (e.binop) {
-        case ast::BinOp::Add: return *a + *b;
-        case ast::BinOp::Sub: return *a - *b;
-        case ast::BinOp::Mul: return *a * *b;
-        case ast::BinOp::Div: return *b == 0 ? std::nullopt : std::optional<long long>(*a / *b);
-        case ast::BinOp::Mod: return *b == 0 ? std::nullopt : std::optional<long long>(*a % *b);
-        default: return std::nullopt;
+        case ast::BinOp::Add:
+          return *a + *b;
+        case ast::BinOp::Sub:
+          return *a - *b;
+        case ast::BinOp::Mul:
+          return *a * *b;
+        case ast::BinOp::Div:
+          return *b == 0 ? std::nullopt : std::optional<long long>(*a / *b);
+        case ast::BinOp::Mod:
+          return *b == 0 ? std::nullopt : std::optional<long long>(*a % *b);
+        default:
+          return std::nullopt;
       }
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -414,13 +439,19 @@ bool Checker::isConstantValue(const ast::Expr& e) {
   switch (e.kind) {
     case K::IntLit:
     case K::BoolLit:
-    case K::Null: return true;
-    case K::Name: return e.ref == ast::RefKind::Const || e.ref == ast::RefKind::EnumMember;
-    case K::Unary: return e.unop == ast::UnOp::Neg && isConstantValue(*e.args[0]);
-    case K::Binary: return isConstantValue(*e.args[0]) && isConstantValue(*e.args[1]);
+    case K::Null:
+      return true;
+    case K::Name:
+      return e.ref == ast::RefKind::Const || e.ref == ast::RefKind::EnumMember;
+    case K::Unary:
+      return e.unop == ast::UnOp::Neg && isConstantValue(*e.args[0]);
+    case K::Binary:
+      return isConstantValue(*e.args[0]) && isConstantValue(*e.args[1]);
     case K::ArrayLit:
-      return std::all_of(e.args.begin(), e.args.end(), [this](const ast::ExprPtr& a) { return isConstantValue(*a); });
-    default: return false;
+      return std::all_of(e.args.begin(), e.args.end(),
+                         [this](const ast::ExprPtr& a) { return isConstantValue(*a); });
+    default:
+      return false;
   }
 }
 

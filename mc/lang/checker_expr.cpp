@@ -12,33 +12,46 @@ using RK = ast::RefKind;
 namespace {
 
 // Built-in natives callable without a declaration (int -> int); a user declaration shadows them.
-constexpr std::array<std::pair<const char*, unsigned>, 7> kBuiltinNatives = {{
-    {"isqrt", 1}, {"ipow", 2}, {"gcd", 2}, {"hash1", 1}, {"hash2", 1}, {"hash", 1}, {"ihash", 1}}};
+constexpr std::array<std::pair<const char*, unsigned>, 7> kBuiltinNatives = {
+    {{"isqrt", 1}, {"ipow", 2}, {"gcd", 2}, {"hash1", 1}, {"hash2", 1}, {"hash", 1}, {"ihash", 1}}};
 
 bool isBuiltinFunction(const std::string& n) {
   return n == "abs" || n == "min" || n == "max" || n == "len" || n == "old" ||
-         n == "no_overflow_add" || n == "no_overflow_mul" || n == "int" || n == "i32" ||
-         n == "i64";
+         n == "no_overflow_add" || n == "no_overflow_mul" || n == "int" || n == "i32" || n == "i64";
 }
 
 }  // namespace
 
 std::string binOpText(ast::BinOp op) {
   switch (op) {
-    case ast::BinOp::Add: return "+";
-    case ast::BinOp::Sub: return "-";
-    case ast::BinOp::Mul: return "*";
-    case ast::BinOp::Div: return "/";
-    case ast::BinOp::Mod: return "%";
-    case ast::BinOp::Eq: return "==";
-    case ast::BinOp::Ne: return "!=";
-    case ast::BinOp::Lt: return "<";
-    case ast::BinOp::Le: return "<=";
-    case ast::BinOp::Gt: return ">";
-    case ast::BinOp::Ge: return ">=";
-    case ast::BinOp::And: return "&&";
-    case ast::BinOp::Or: return "||";
-    case ast::BinOp::Implies: return "==>";
+    case ast::BinOp::Add:
+      return "+";
+    case ast::BinOp::Sub:
+      return "-";
+    case ast::BinOp::Mul:
+      return "*";
+    case ast::BinOp::Div:
+      return "/";
+    case ast::BinOp::Mod:
+      return "%";
+    case ast::BinOp::Eq:
+      return "==";
+    case ast::BinOp::Ne:
+      return "!=";
+    case ast::BinOp::Lt:
+      return "<";
+    case ast::BinOp::Le:
+      return "<=";
+    case ast::BinOp::Gt:
+      return ">";
+    case ast::BinOp::Ge:
+      return ">=";
+    case ast::BinOp::And:
+      return "&&";
+    case ast::BinOp::Or:
+      return "||";
+    case ast::BinOp::Implies:
+      return "==>";
   }
   return "?";
 }
@@ -77,7 +90,8 @@ TypeRef Checker::checkCond(ast::Expr& e, const char* what) {
 bool Checker::isIntLiteral(const ast::Expr& e) const {
   if (e.kind == EK::IntLit) return true;
   if (e.kind == EK::Unary && e.unop == ast::UnOp::Neg) return isIntLiteral(*e.args[0]);
-  if (e.kind == EK::Name && e.ref == RK::Const && e.type && e.type->kind == TypeKind::Int) return true;
+  if (e.kind == EK::Name && e.ref == RK::Const && e.type && e.type->kind == TypeKind::Int)
+    return true;
   return false;
 }
 
@@ -127,15 +141,21 @@ TypeRef Checker::checkExpr(ast::Expr& e, TypeRef expected) {
       e.type = types_.intType();
       if (expected && expected->isBitVector()) coerce(e, expected, "literal");
       return e.type;
-    case EK::BoolLit: return e.type = types_.boolType();
-    case EK::Null: return e.type = types_.nullType();
+    case EK::BoolLit:
+      return e.type = types_.boolType();
+    case EK::Null:
+      return e.type = types_.nullType();
     case EK::Star:
-      error(e.loc, "'*' (a nondeterministic value) is only allowed as a whole right-hand side "
-                   "or as an 'if'/'while' condition");
+      error(e.loc,
+            "'*' (a nondeterministic value) is only allowed as a whole right-hand side "
+            "or as an 'if'/'while' condition");
       return e.type = nullptr;
-    case EK::Name: return e.type = checkName(e);
-    case EK::Unary: return e.type = checkUnary(e, expected);
-    case EK::Binary: return e.type = checkBinary(e, expected);
+    case EK::Name:
+      return e.type = checkName(e);
+    case EK::Unary:
+      return e.type = checkUnary(e, expected);
+    case EK::Binary:
+      return e.type = checkBinary(e, expected);
     case EK::Cond: {
       checkCond(*e.args[0], "condition of '?:'");
       TypeRef a = checkExpr(*e.args[1], expected);
@@ -164,9 +184,12 @@ TypeRef Checker::checkExpr(ast::Expr& e, TypeRef expected) {
       }
       return e.type = a->elem;
     }
-    case EK::Field: return e.type = checkField(e);
-    case EK::AtLabel: return e.type = checkAtLabel(e);
-    case EK::Call: return e.type = checkCall(e, expected, false);
+    case EK::Field:
+      return e.type = checkField(e);
+    case EK::AtLabel:
+      return e.type = checkAtLabel(e);
+    case EK::Call:
+      return e.type = checkCall(e, expected, false);
     case EK::NewArray: {
       TypeRef elem = resolveType(e.elemType.get());
       TypeRef n = checkExpr(*e.args[0]);
@@ -181,8 +204,10 @@ TypeRef Checker::checkExpr(ast::Expr& e, TypeRef expected) {
         return e.type = nullptr;
       }
       auto& c = *prog_.classes[g->index];
-      if (c.init) checkArgs(e, c.init->params, e.name);
-      else if (!e.args.empty()) error(e.loc, "class '" + e.name + "' has no init and takes no arguments");
+      if (c.init)
+        checkArgs(e, c.init->params, e.name);
+      else if (!e.args.empty())
+        error(e.loc, "class '" + e.name + "' has no init and takes no arguments");
       return e.type = types_.findClass(e.name);
     }
     case EK::ArrayLit: {
@@ -190,8 +215,10 @@ TypeRef Checker::checkExpr(ast::Expr& e, TypeRef expected) {
       TypeRef elem = elemExp;
       for (auto& a : e.args) {
         TypeRef t = checkExpr(*a, elem);
-        if (!elem) elem = t;
-        else if (t) coerce(*a, elem, "array literal");
+        if (!elem)
+          elem = t;
+        else if (t)
+          coerce(*a, elem, "array literal");
       }
       if (!elem) {
         if (e.args.empty()) error(e.loc, "cannot infer the element type of an empty array literal");
@@ -233,8 +260,10 @@ TypeRef Checker::checkName(ast::Expr& e) {
       auto& c = prog_.consts[g->index];
       e.ref = RK::Const;
       if (c.value) {
-        if (auto v = literalValue(*c.value)) e.constText = v->toString();
-        else if (c.value->kind == EK::BoolLit) e.constText = c.value->boolValue ? "true" : "false";
+        if (auto v = literalValue(*c.value))
+          e.constText = v->toString();
+        else if (c.value->kind == EK::BoolLit)
+          e.constText = c.value->boolValue ? "true" : "false";
         if (auto v = foldConst(*c.value)) {
           e.constValue = *v;
           e.constText = std::to_string(*v);
@@ -246,8 +275,11 @@ TypeRef Checker::checkName(ast::Expr& e) {
       e.ref = RK::EnumMember;
       e.constValue = static_cast<long long>(g->index);
       return g->type;
-    case GlobalSym::Kind::Process: e.ref = RK::Process; break;
-    default: break;
+    case GlobalSym::Kind::Process:
+      e.ref = RK::Process;
+      break;
+    default:
+      break;
   }
   error(e.loc, "'" + e.name + "' is not a value");
   return nullptr;
@@ -264,7 +296,8 @@ TypeRef Checker::checkUnary(ast::Expr& e, TypeRef expected) {
       }
       return t;
     }
-    case ast::UnOp::Not: return checkCond(a, "operand of '!'");
+    case ast::UnOp::Not:
+      return checkCond(a, "operand of '!'");
     case ast::UnOp::Deref: {
       TypeRef t = checkExpr(a);
       if (t && t->kind != TypeKind::Ref) {
@@ -304,8 +337,10 @@ TypeRef Checker::checkBinary(ast::Expr& e, TypeRef expected) {
   if (!a || !b) return nullptr;
   // Integer literals take the type of the other operand (so `x + 1` works for i32 x).
   if (a != b) {
-    if (b->isBitVector() && isIntLiteral(*e.args[0])) a = coerce(*e.args[0], b, "operand") ? b : a;
-    else if (a->isBitVector() && isIntLiteral(*e.args[1])) b = coerce(*e.args[1], a, "operand") ? a : b;
+    if (b->isBitVector() && isIntLiteral(*e.args[0]))
+      a = coerce(*e.args[0], b, "operand") ? b : a;
+    else if (a->isBitVector() && isIntLiteral(*e.args[1]))
+      b = coerce(*e.args[1], a, "operand") ? a : b;
   }
   bool eq = e.binop == B::Eq || e.binop == B::Ne;
   if (arith || !eq) {
@@ -327,14 +362,16 @@ void Checker::checkArgs(ast::Expr& call, const std::vector<ast::Param>& params,
                         const std::string& name) {
   if (call.args.size() != params.size()) {
     error(call.loc, "wrong number of arguments to '" + name + "': expected " +
-                        std::to_string(params.size()) + ", got " + std::to_string(call.args.size()));
+                        std::to_string(params.size()) + ", got " +
+                        std::to_string(call.args.size()));
     for (auto& a : call.args) checkExpr(*a);
     return;
   }
   for (size_t i = 0; i < params.size(); ++i) {
     TypeRef pt = params[i].var ? params[i].var->type : resolveType(params[i].type.get());
     TypeRef at = checkExpr(*call.args[i], pt);
-    if (pt && at) coerce(*call.args[i], pt, "argument " + std::to_string(i + 1) + " of '" + name + "'");
+    if (pt && at)
+      coerce(*call.args[i], pt, "argument " + std::to_string(i + 1) + " of '" + name + "'");
   }
 }
 
@@ -394,7 +431,8 @@ TypeRef Checker::checkCall(ast::Expr& e, TypeRef expected, bool statementPositio
 TypeRef Checker::checkBuiltin(ast::Expr& e, TypeRef expected) {
   e.ref = RK::Builtin;
   const std::string& n = e.name;
-  unsigned arity = (n == "min" || n == "max" || n == "no_overflow_add" || n == "no_overflow_mul") ? 2 : 1;
+  unsigned arity =
+      (n == "min" || n == "max" || n == "no_overflow_add" || n == "no_overflow_mul") ? 2 : 1;
   if (e.args.size() != arity) {
     error(e.loc, "wrong number of arguments to '" + n + "': expected " + std::to_string(arity) +
                      ", got " + std::to_string(e.args.size()));
@@ -432,9 +470,12 @@ TypeRef Checker::checkBuiltin(ast::Expr& e, TypeRef expected) {
   if (arity == 2) {
     TypeRef b = checkExpr(*e.args[1], hint ? hint : a);
     if (a && b && a != b) {
-      if (b->isBitVector() && isIntLiteral(*e.args[0])) t = coerce(*e.args[0], b, "argument") ? b : nullptr;
-      else if (coerce(*e.args[1], a, "argument of '" + n + "'")) t = a;
-      else t = nullptr;
+      if (b->isBitVector() && isIntLiteral(*e.args[0]))
+        t = coerce(*e.args[0], b, "argument") ? b : nullptr;
+      else if (coerce(*e.args[1], a, "argument of '" + n + "'"))
+        t = a;
+      else
+        t = nullptr;
     }
     if (!b) t = nullptr;
   }

@@ -16,7 +16,7 @@ namespace tandem::check {
 struct GlobalSym {
   enum class Kind { Const, EnumType, EnumMember, Var, Native, Proc, Class, Process };
   Kind kind;
-  size_t index = 0;       // into the Program vector of that kind
+  size_t index = 0;        // into the Program vector of that kind
   TypeRef type = nullptr;  // Const/EnumMember/Var type
   SourceLoc loc;
 };

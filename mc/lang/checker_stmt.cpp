@@ -26,8 +26,12 @@ void Checker::checkBlock(std::vector<ast::StmtPtr>& body) {
 
 void Checker::checkStmt(ast::Stmt& s) {
   switch (s.kind) {
-    case SK::VarDecl: checkVarDecl(s); break;
-    case SK::Assign: checkAssign(s); break;
+    case SK::VarDecl:
+      checkVarDecl(s);
+      break;
+    case SK::Assign:
+      checkAssign(s);
+      break;
     case SK::Havoc:
       for (auto& l : s.lhs) {
         checkExpr(*l);
@@ -35,8 +39,10 @@ void Checker::checkStmt(ast::Stmt& s) {
       }
       break;
     case SK::If:
-      if (s.cond->kind != EK::Star) checkCond(*s.cond, "'if' condition");
-      else s.cond->type = types_.boolType();
+      if (s.cond->kind != EK::Star)
+        checkCond(*s.cond, "'if' condition");
+      else
+        s.cond->type = types_.boolType();
       for (auto& b : s.body) {
         scopes_.emplace_back();
         checkStmt(*b);
@@ -44,8 +50,10 @@ void Checker::checkStmt(ast::Stmt& s) {
       }
       break;
     case SK::While:
-      if (s.cond->kind != EK::Star) checkCond(*s.cond, "'while' condition");
-      else s.cond->type = types_.boolType();
+      if (s.cond->kind != EK::Star)
+        checkCond(*s.cond, "'while' condition");
+      else
+        s.cond->type = types_.boolType();
       ++body_->loopDepth;
       for (auto& b : s.body) {
         scopes_.emplace_back();
@@ -66,18 +74,25 @@ void Checker::checkStmt(ast::Stmt& s) {
           error(i < s.targetLocs.size() ? s.targetLocs[i] : s.loc,
                 "unknown label '" + s.targets[i] + "' in 'goto'");
       break;
-    case SK::Assume: checkCond(*s.cond, "'assume'"); break;
+    case SK::Assume:
+      checkCond(*s.cond, "'assume'");
+      break;
     case SK::Assert:
       checkCond(*s.cond, "'assert'");
       if (s.premise) checkPremise(*s.premise);
       break;
-    case SK::Assumed: checkCond(*s.cond, "'assumed'"); break;
-    case SK::Skip: break;
+    case SK::Assumed:
+      checkCond(*s.cond, "'assumed'");
+      break;
+    case SK::Skip:
+      break;
     case SK::Await:
       if (!body_->process) error(s.loc, "'await' outside a process");
       checkCond(*s.cond, "'await'");
       break;
-    case SK::Predicate: checkCond(*s.cond, "predicate"); break;
+    case SK::Predicate:
+      checkCond(*s.cond, "predicate");
+      break;
     case SK::Return:
       if (body_->process) {
         if (s.cond) error(s.loc, "a process cannot return a value");
@@ -107,7 +122,9 @@ void Checker::checkStmt(ast::Stmt& s) {
       checkBlock(s.body);
       --body_->atomicDepth;
       break;
-    case SK::Block: checkBlock(s.body); break;
+    case SK::Block:
+      checkBlock(s.body);
+      break;
   }
 }
 
@@ -158,8 +175,10 @@ void Checker::checkAssign(ast::Stmt& s) {
       continue;
     }
     TypeRef rt = nullptr;
-    if (single && (r.kind == EK::Call || r.kind == EK::NewObject)) rt = checkCallStmt(r, lt);
-    else rt = checkExpr(r, lt);
+    if (single && (r.kind == EK::Call || r.kind == EK::NewObject))
+      rt = checkCallStmt(r, lt);
+    else
+      rt = checkExpr(r, lt);
     if (lt && rt) coerce(r, lt, "assignment");
   }
 }
@@ -174,10 +193,14 @@ bool Checker::checkLvalue(ast::Expr& e) {
           writesState_[body_->proc] = true;
         return true;
       }
-      if (e.ref == ast::RefKind::Const) error(e.loc, "cannot assign to constant '" + e.name + "'");
-      else if (e.ref == ast::RefKind::EnumMember) error(e.loc, "cannot assign to enum member '" + e.name + "'");
-      else if (e.ref == ast::RefKind::Pid) error(e.loc, "cannot assign to 'pid'");
-      else if (e.ref != ast::RefKind::Unresolved) error(e.loc, "'" + e.name + "' is not assignable");
+      if (e.ref == ast::RefKind::Const)
+        error(e.loc, "cannot assign to constant '" + e.name + "'");
+      else if (e.ref == ast::RefKind::EnumMember)
+        error(e.loc, "cannot assign to enum member '" + e.name + "'");
+      else if (e.ref == ast::RefKind::Pid)
+        error(e.loc, "cannot assign to 'pid'");
+      else if (e.ref != ast::RefKind::Unresolved)
+        error(e.loc, "'" + e.name + "' is not assignable");
       return false;
     case EK::Index:
       if (e.args[0]->ref == ast::RefKind::Process) {
@@ -199,14 +222,17 @@ bool Checker::checkLvalue(ast::Expr& e) {
         return true;
       }
       [[fallthrough]];
-    default: error(e.loc, "expression is not assignable"); return false;
+    default:
+      error(e.loc, "expression is not assignable");
+      return false;
   }
 }
 
 void Checker::checkPremise(ast::Expr& e) {
   e.type = types_.boolType();
   switch (e.kind) {
-    case EK::BoolLit: return;
+    case EK::BoolLit:
+      return;
     case EK::Name:
       if (!body_->assumedIds.count(e.name))
         error(e.loc, "unknown 'assumed' name '" + e.name + "' in 'verified' premise");
@@ -216,13 +242,15 @@ void Checker::checkPremise(ast::Expr& e) {
       if (e.unop == ast::UnOp::Not) return checkPremise(*e.args[0]);
       break;
     case EK::Binary:
-      if (e.binop == ast::BinOp::And || e.binop == ast::BinOp::Or || e.binop == ast::BinOp::Implies) {
+      if (e.binop == ast::BinOp::And || e.binop == ast::BinOp::Or ||
+          e.binop == ast::BinOp::Implies) {
         checkPremise(*e.args[0]);
         checkPremise(*e.args[1]);
         return;
       }
       break;
-    default: break;
+    default:
+      break;
   }
   error(e.loc, "a 'verified' premise is a boolean formula over 'assumed' names");
 }

@@ -1,0 +1,21 @@
+// What every analysis command needs before it starts: the tracked error kinds and the natives.
+#pragma once
+
+#include <array>
+#include <iosfwd>
+#include <optional>
+
+#include "mc/cli/options.h"
+#include "mc/exec/natives.h"
+#include "mc/ir/program.h"
+
+namespace tandem::cli {
+
+// From --check (all kinds by default); nullopt after printing a usage error.
+std::optional<std::array<bool, ir::kErrorKinds>> trackedKinds(const Options& o, std::ostream& err);
+
+// Every declared native must have an implementation with a matching signature; prints the
+// problems and returns false otherwise.
+bool checkNatives(const ir::Program& p, const exec::NativeRegistry& natives, std::ostream& err);
+
+}  // namespace tandem::cli

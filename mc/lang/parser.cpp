@@ -1,0 +1,198 @@
+// Public entry points, token handling and error recovery of the parser. The grammar itself is in
+// parser_decl.cpp, parser_stmt.cpp and parser_expr.cpp.
+#include "mc/lang/parser.h"
+
+#include "mc/lang/lexer.h"
+#include "mc/lang/parser_impl.h"
+
+namespace tandem {
+
+namespace parse_detail {
+
+Parser::Parser(std::vector<Token> tokens, Diagnostics& diags)
+    : toks_(std::move(tokens)), diags_(diags) {
+  if (toks_.empty() || toks_.back().kind != Tok::End) toks_.push_back({Tok::End, "", {}});
+}
+
+void Parser::Nesting::deeper(SourceLoc loc) {
+  ++added_;
+  if (++p_.depth_ > kMaxNesting)
+    p_.fail(loc, "nesting too deep (more than " + std::to_string(kMaxNesting) + " levels)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tokens.
+
+const Token& Parser::peek(size_t ahead) const {
+  size_t i = pos_ + ahead;
+  return i < toks_.size() ? toks_[i] : toks_.back();
+}
+
+bool Parser::accept(Tok t) {
+  if (!at(t)) return false;
+  advance();
+  return true;
+}
+
+const Token& Parser::advance() {
+  const Token& t = toks_[pos_];
+  if (pos_ + 1 < toks_.size()) ++pos_;  // End is never consumed
+  return t;
+}
+
+std::string Parser::describe(const Token& t) {
+  if (t.kind == Tok::End) return "end of file";
+  return "'" + t.text + "'";
+}
+
+SourceLoc Parser::endOfPrevious() const {
+  if (pos_ == 0) return peek().loc;
+  const Token& prev = toks_[pos_ - 1];
+  return {prev.loc.line, prev.loc.col + static_cast<uint32_t>(prev.text.size())};
+}
+
+void Parser::fail(SourceLoc loc, std::string message) {
+  diags_.error(loc, std::move(message));
+  throw SyntaxError{};
+}
+
+void Parser::failExpected(std::string_view what) {
+  fail(peek().loc, "expected " + std::string(what) + ", found " + describe(peek()));
+}
+
+const Token& Parser::expect(Tok t, std::string_view context) {
+  if (at(t)) return advance();
+  std::string what = "'" + std::string(tokSpelling(t)) + "'";
+  if (!context.empty()) what += " " + std::string(context);
+  failExpected(what);
+}
+
+void Parser::expectSemi(std::string_view context) {
+  if (accept(Tok::Semi)) return;
+  diags_.error(endOfPrevious(), "expected ';' after " + std::string(context));
+  bool newLine = pos_ > 0 && peek().loc.line > toks_[pos_ - 1].loc.line;
+  if (!(newLine || at(Tok::RBrace) || at(Tok::End))) throw SyntaxError{};
+}
+
+std::string Parser::expectIdent(std::string_view what, SourceLoc* loc) {
+  if (!at(Tok::Ident)) failExpected(what);
+  if (loc) *loc = peek().loc;
+  return advance().text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error recovery.
+
+bool Parser::atTopLevelStart() const {
+  switch (peek().kind) {
+    case Tok::KwConst:
+    case Tok::KwEnum:
+    case Tok::KwVar:
+    case Tok::KwInit:
+    case Tok::KwPredicate:
+    case Tok::KwInvariant:
+    case Tok::KwNative:
+    case Tok::KwProc:
+    case Tok::KwClass:
+    case Tok::KwProcess:
+    case Tok::KwRule:
+      return true;
+    case Tok::Ident:
+      return atTestDecl();
+    case Tok::At:  // `@concrete proc`; other uses of `@` are inside expressions (P@L)
+      return peek(1).kind == Tok::Ident && peek(1).text == "concrete";
+    default:
+      return false;
+  }
+}
+
+bool Parser::atTestDecl() const {
+  return at(Tok::Ident) && peek().text == "test" &&
+         (peek(1).kind == Tok::Ident || peek(1).kind == Tok::LBrace);
+}
+
+bool Parser::atDeclOnlyStart() const {
+  switch (peek().kind) {
+    case Tok::KwVar:
+    case Tok::KwPredicate:
+      return false;  // also statements
+    case Tok::KwMethod:
+      return true;
+    default:
+      return atTopLevelStart();
+  }
+}
+
+void Parser::syncTopLevel() {
+  int depth = 0;
+  while (!at(Tok::End)) {
+    if (depth == 0 && atTopLevelStart()) return;
+    Tok t = advance().kind;
+    if (t == Tok::LBrace) {
+      ++depth;
+    } else if (t == Tok::RBrace) {
+      if (depth > 0 && --depth == 0) return;
+    } else if (t == Tok::Semi && depth == 0) {
+      return;
+    }
+  }
+}
+
+void Parser::syncStatement() {
+  int depth = 0;
+  while (!at(Tok::End)) {
+    if (depth == 0 && (at(Tok::RBrace) || atDeclOnlyStart())) return;
+    Tok t = advance().kind;
+    if (t == Tok::LBrace) {
+      ++depth;
+    } else if (t == Tok::RBrace) {
+      // A skipped `if (...) {...}` may go on with `else`: skip that too rather than report it.
+      if (--depth == 0 && !at(Tok::KwElse)) return;
+    } else if (t == Tok::Semi && depth == 0) {
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points.
+
+std::unique_ptr<ast::Program> Parser::program() {
+  auto prog = std::make_unique<ast::Program>();
+  while (!at(Tok::End)) {
+    size_t before = pos_;
+    try {
+      topLevelDecl(*prog);
+    } catch (const SyntaxError&) {
+      syncTopLevel();
+      if (pos_ == before) advance();  // always make progress
+    }
+  }
+  return prog;
+}
+
+ast::ExprPtr Parser::standaloneExpression() {
+  try {
+    ast::ExprPtr e = expression();
+    if (!at(Tok::End)) fail(peek().loc, "unexpected " + describe(peek()) + " after expression");
+    return e;
+  } catch (const SyntaxError&) {
+    return nullptr;
+  }
+}
+
+}  // namespace parse_detail
+
+std::unique_ptr<ast::Program> parseProgram(const SourceFile& file, Diagnostics& diags) {
+  return parse_detail::Parser(lex(file, diags), diags).program();
+}
+
+ast::ExprPtr parseExpression(const SourceFile& file, Diagnostics& diags) {
+  size_t errorsBefore = diags.errors().size();
+  auto tokens = lex(file, diags);
+  bool lexOk = diags.errors().size() == errorsBefore;
+  ast::ExprPtr e = parse_detail::Parser(std::move(tokens), diags).standaloneExpression();
+  return lexOk ? std::move(e) : nullptr;
+}
+
+}  // namespace tandem

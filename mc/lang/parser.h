@@ -1,0 +1,25 @@
+// The parser: a hand-written recursive descent over the lexer's tokens, building the AST of
+// mc/lang/ast.h. Syntax errors go to Diagnostics; after each one the parser skips to the next
+// `;` or closing `}` (or top-level keyword) and continues, so one run reports several errors.
+// Nesting deeper than kMaxNesting (parentheses, blocks, operator chains) is an error, which keeps
+// every recursive pass over the tree (here and downstream) within a bounded stack.
+#pragma once
+
+#include <memory>
+
+#include "mc/lang/ast.h"
+#include "mc/lang/diagnostics.h"
+#include "mc/lang/source.h"
+
+namespace tandem {
+
+inline constexpr int kMaxNesting = 256;
+
+// Always returns a program, possibly partial when `diags` has errors.
+std::unique_ptr<ast::Program> parseProgram(const SourceFile& file, Diagnostics& diags);
+
+// One expression filling the whole file (e.g. the CLI's `--invariant EXPR`); tokens after it are
+// an error. Returns null if there was any error.
+ast::ExprPtr parseExpression(const SourceFile& file, Diagnostics& diags);
+
+}  // namespace tandem

@@ -1,0 +1,232 @@
+#include "mc/search/generic_system.h"
+
+namespace tandem::search {
+
+// Follows a script of choice indices and records each choice point's domain size, so that every
+// combination of choices of one step can be enumerated (depth-first over the choice points).
+class GenericSystem::Enumerator final : public exec::Chooser {
+ public:
+  explicit Enumerator(std::vector<uint32_t> script) : script_(std::move(script)) {}
+
+  exec::Value choose(TypeRef type, SourceLoc loc) override {
+    switch (type->kind) {
+      case TypeKind::Bool:
+        return exec::Value::boolean(pick(2) == 1);
+      case TypeKind::Enum:
+        return exec::Value::enumMember(type, pick(static_cast<uint32_t>(type->members.size())));
+      default:
+        unbounded_ = true;  // ints, arrays, refs: not enumerable
+        pick(1);
+        return exec::defaultValue(type);
+    }
+  }
+  bool chooseBool() override { return pick(2) == 1; }
+
+  // The next script in enumeration order, or false when all were run.
+  bool advance() {
+    while (!taken_.empty()) {
+      size_t i = taken_.size() - 1;
+      if (taken_[i] + 1 < domains_[i]) {
+        script_.assign(taken_.begin(), taken_.end());
+        ++script_.back();
+        taken_.clear();
+        domains_.clear();
+        return true;
+      }
+      taken_.pop_back();
+      domains_.pop_back();
+    }
+    return false;
+  }
+  const std::vector<uint32_t>& taken() const { return taken_; }
+  bool unbounded() const { return unbounded_; }
+
+ private:
+  uint32_t pick(uint32_t domain) {
+    size_t i = taken_.size();
+    uint32_t v = i < script_.size() ? script_[i] : 0;
+    taken_.push_back(v);
+    domains_.push_back(domain);
+    return v;
+  }
+  std::vector<uint32_t> script_, taken_, domains_;
+  bool unbounded_ = false;
+};
+
+GenericSystem::GenericSystem(const ir::Program& p, exec::Evaluator& ev, GenericOptions opts)
+    : p_(p), ev_(ev), opts_(opts), codec_(p) {}
+
+void GenericSystem::emit(const exec::State& s, const Move& move, SuccessorSink& sink) {
+  if (tracked(ir::ErrorKind::Invariant)) {
+    auto st = ev_.checkInvariants(s);
+    if (!st.ok()) {
+      const auto& e = st.error();
+      if (e.limit) {
+        sink.incomplete(e.message);
+        return;
+      }
+      sink.error({e.kind, e.loc, e.message, move});
+      return;
+    }
+  }
+  codec_.encode(s, buf_);
+  sink.successor(buf_, move);
+}
+
+void GenericSystem::initialStates(SuccessorSink& sink) {
+  auto make = [&](auto&& build) {
+    Enumerator en({});
+    do {
+      auto r = build(en);
+      if (en.unbounded()) {
+        sink.incomplete(
+            "an initial value of an unbounded type is not fixed (an input): "
+            "explicit-state search cannot enumerate it; symbolic execution is "
+            "not implemented yet");
+        return;
+      }
+      if (!r.ok()) {
+        if (r.error().limit)
+          sink.incomplete(r.error().message);
+        else if (tracked(r.error().kind))
+          sink.error({r.error().kind, r.error().loc, r.error().message, {}});
+        continue;
+      }
+      auto holds = ev_.initsHold(r.value());
+      if (!holds.ok() || !holds.value()) continue;  // excluded by `init`
+      Move m;
+      m.choices = en.taken();
+      emit(r.value(), m, sink);
+    } while (en.advance());
+  };
+  if (opts_.entry == ir::kNone) {
+    bool fromTests = false;
+    for (const auto& t : p_.tests)
+      if (t.isState) {
+        fromTests = true;
+        make([&](exec::Chooser& c) { return ev_.makeTestState(t, c); });
+      }
+    if (!fromTests) make([&](exec::Chooser& c) { return ev_.makeInitialState(c); });
+    return;
+  }
+  if (opts_.entryHasNoInputs) {
+    make([&](exec::Chooser& c) { return ev_.makeEntryState(opts_.entry, {}, c); });
+    return;
+  }
+  for (const auto& t : p_.tests)
+    if (!t.isState && t.cfa == opts_.entry)
+      make([&](exec::Chooser& c) { return ev_.makeTestState(t, c); });
+}
+
+void GenericSystem::expand(const exec::State& s, exec::ThreadId t, Move& move, unsigned depth,
+                           SuccessorSink& sink) {
+  for (ir::EdgeId e : ev_.enabledEdges(s, t)) {
+    Enumerator en({});
+    do {
+      exec::State n = s;
+      auto r = ev_.execute(n, t, e, en);
+      if (en.unbounded()) {
+        sink.incomplete("a nondeterministic value of an unbounded type at line " +
+                        std::to_string(p_.edges[e].loc.line) +
+                        " cannot be enumerated; symbolic execution is not implemented yet");
+        return;
+      }
+      Move m = move;
+      m.edges.push_back(e);
+      m.choices.insert(m.choices.end(), en.taken().begin(), en.taken().end());
+      switch (r.status()) {
+        case exec::StepStatus::Blocked:
+        case exec::StepStatus::Terminated:
+          break;
+        case exec::StepStatus::Error: {
+          const auto& err = r.error();
+          if (err.limit)
+            sink.incomplete(err.message);
+          else if (tracked(err.kind))
+            sink.error({err.kind, err.loc, err.message, m});
+          break;  // an untracked error ends that execution silently
+        }
+        case exec::StepStatus::Ok: {
+          const auto& th = n.threads[t];
+          bool inAtomic = p_.locs[th.top().pc].atomic;
+          if (inAtomic && depth < opts_.atomicDepth && !ev_.enabledEdges(n, t).empty()) {
+            expand(n, t, m, depth + 1, sink);
+          } else {
+            if (inAtomic && depth >= opts_.atomicDepth)
+              sink.incomplete("an atomic block ran for more than " +
+                              std::to_string(opts_.atomicDepth) + " steps");
+            emit(n, m, sink);
+          }
+          break;
+        }
+      }
+    } while (en.advance());
+  }
+}
+
+bool GenericSystem::successors(std::string_view state, SuccessorSink& sink) {
+  exec::State s = codec_.decode(state);
+  bool any = false;
+  for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
+    if (ev_.enabledEdges(s, t).empty()) continue;
+    any = true;
+    Move m;
+    m.thread = t;
+    expand(s, t, m, 0, sink);
+  }
+  return any;
+}
+
+std::optional<FoundError> GenericSystem::checkInvariants(std::string_view state) {
+  auto st = ev_.checkInvariants(codec_.decode(state));
+  if (st.ok()) return std::nullopt;
+  return FoundError{st.error().kind, st.error().loc, st.error().message, {}};
+}
+
+bool GenericSystem::allTerminated(std::string_view state) {
+  exec::State s = codec_.decode(state);
+  for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
+    if (!ev_.terminated(s, t)) return false;
+  return true;
+}
+
+void GenericSystem::locations(std::string_view state, std::vector<ir::LocId>& out) {
+  exec::State s = codec_.decode(state);
+  out.clear();
+  for (const auto& th : s.threads)
+    for (const auto& f : th.frames) out.push_back(f.pc);
+}
+
+std::optional<exec::State> GenericSystem::replay(const exec::State& state, const Move& move,
+                                                 std::optional<FoundError>* error) const {
+  exec::State s = state;
+  // The choices of all edges of the move, consumed in order.
+  class Script final : public exec::Chooser {
+   public:
+    explicit Script(const std::vector<uint32_t>& c) : c_(c) {}
+    exec::Value choose(TypeRef type, SourceLoc) override {
+      uint32_t v = next();
+      if (type->kind == TypeKind::Bool) return exec::Value::boolean(v == 1);
+      if (type->kind == TypeKind::Enum) return exec::Value::enumMember(type, v);
+      return exec::defaultValue(type);
+    }
+    bool chooseBool() override { return next() == 1; }
+
+   private:
+    uint32_t next() { return i_ < c_.size() ? c_[i_++] : 0; }
+    const std::vector<uint32_t>& c_;
+    size_t i_ = 0;
+  } script(move.choices);
+  for (size_t i = 0; i < move.edges.size(); ++i) {
+    auto r = ev_.execute(s, move.thread, move.edges[i], script);
+    if (r.status() == exec::StepStatus::Error) {
+      if (error && i + 1 == move.edges.size())
+        *error = FoundError{r.error().kind, r.error().loc, r.error().message, move};
+      return std::nullopt;
+    }
+    if (!r.ok()) return std::nullopt;
+  }
+  return s;
+}
+
+}  // namespace tandem::search

@@ -1,0 +1,55 @@
+// The transition system of any program, stepped by the reference evaluator (mc/exec). A move
+// is one step of one thread; inside an `atomic` block the thread keeps the turn, and the
+// intermediate states are not stored. Nondeterministic choices over finite types (bool, enum)
+// are enumerated; a choice of an unbounded integer cannot be enumerated and makes the
+// exploration incomplete (symbolic execution handles those).
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "mc/exec/evaluator.h"
+#include "mc/search/state_codec.h"
+#include "mc/search/transition_system.h"
+
+namespace tandem::search {
+
+struct GenericOptions {
+  std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
+  unsigned atomicDepth = 10000;  // steps inside one atomic block before giving up
+  // Open systems: the entry procedure (kNone: the closed system). With entryHasNoInputs the
+  // exploration starts from the entry with no arguments; otherwise from its `test` inputs.
+  ir::CfaId entry = ir::kNone;
+  bool entryHasNoInputs = false;
+};
+
+class GenericSystem final : public TransitionSystem {
+ public:
+  GenericSystem(const ir::Program& p, exec::Evaluator& ev, GenericOptions opts);
+  std::string name() const override { return "generic"; }
+  void initialStates(SuccessorSink& sink) override;
+  bool successors(std::string_view state, SuccessorSink& sink) override;
+  std::optional<FoundError> checkInvariants(std::string_view state) override;
+  bool allTerminated(std::string_view state) override;
+  void locations(std::string_view state, std::vector<ir::LocId>& out) override;
+
+  const StateCodec& codec() const { return codec_; }
+  // Runs `move` from `state` (a replay); nullopt if it does not execute as recorded.
+  std::optional<exec::State> replay(const exec::State& state, const Move& move,
+                                    std::optional<FoundError>* error) const;
+
+ private:
+  class Enumerator;
+  void expand(const exec::State& s, exec::ThreadId t, Move& move, unsigned depth,
+              SuccessorSink& sink);
+  void emit(const exec::State& s, const Move& move, SuccessorSink& sink);
+  bool tracked(ir::ErrorKind k) const { return opts_.tracked[static_cast<size_t>(k)]; }
+
+  const ir::Program& p_;
+  exec::Evaluator& ev_;
+  GenericOptions opts_;
+  StateCodec codec_;
+  std::string buf_;
+};
+
+}  // namespace tandem::search

@@ -1,0 +1,62 @@
+// What the explorer explores: states as canonical byte strings and a successor function. Two
+// implementations share one explorer: the generic one runs the reference evaluator (mc/exec) on
+// any program; a compiled one (flat slots, precompiled guards and effects) is much faster on
+// protocol models. Every counterexample is replayed by the reference evaluator either way.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mc/ir/program.h"
+#include "mc/lang/source.h"
+
+namespace tandem::search {
+
+// How a successor was reached: the thread that moved and the edges it took (several inside an
+// `atomic` block), plus the nondeterministic choices made on the way (as indices).
+struct Move {
+  uint32_t thread = 0;
+  std::vector<ir::EdgeId> edges;
+  std::vector<uint32_t> choices;
+};
+
+// An error found while computing successors (a failing assert or implicit check on an edge).
+struct FoundError {
+  ir::ErrorKind kind = ir::ErrorKind::Assert;
+  SourceLoc loc;
+  std::string message;
+  Move move;  // the move that fails (its last edge raised the error)
+};
+
+// Receives the successors of one state.
+class SuccessorSink {
+ public:
+  virtual ~SuccessorSink() = default;
+  virtual void successor(std::string_view state, const Move& move) = 0;
+  virtual void error(const FoundError& e) = 0;
+  // The computation could not complete (a limit, something not executable concretely): the
+  // exploration becomes incomplete and can no longer say `verified`.
+  virtual void incomplete(const std::string& reason) = 0;
+};
+
+class TransitionSystem {
+ public:
+  virtual ~TransitionSystem() = default;
+  virtual std::string name() const = 0;
+  // The initial states (canonical encodings); reports errors/incompleteness to the sink.
+  virtual void initialStates(SuccessorSink& sink) = 0;
+  // All successors of `state`; returns false when no thread can move (deadlock or termination).
+  virtual bool successors(std::string_view state, SuccessorSink& sink) = 0;
+  // The first violated invariant (or error evaluating one) in `state`.
+  virtual std::optional<FoundError> checkInvariants(std::string_view state) = 0;
+  // Whether every thread has terminated (so a state without successors is not a deadlock).
+  virtual bool allTerminated(std::string_view state) = 0;
+  // Locations of all threads, for coverage-guided search and reports.
+  virtual void locations(std::string_view state, std::vector<ir::LocId>& out) = 0;
+};
+
+}  // namespace tandem::search

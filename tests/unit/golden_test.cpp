@@ -1,0 +1,79 @@
+// Golden diagnostics: every tests/golden/*.tdm is run through the command line (by default
+// `tandem ir FILE`, or the arguments of its `// ARGS:` line) and must exit 2 with exactly the
+// stderr recorded in the .expected file beside it (the file's path written as %s).
+// TANDEM_UPDATE_GOLDEN=1 rewrites the .expected files from the current output.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "mc/cli/cli.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> argsFor(const std::string& text, const std::string& path) {
+  std::string line = "ir %s";
+  auto pos = text.find("// ARGS:");
+  if (pos != std::string::npos) line = text.substr(pos + 8, text.find('\n', pos) - pos - 8);
+  std::vector<std::string> args{"tandem"};
+  std::istringstream ss(line);
+  for (std::string w; ss >> w;) {
+    auto at = w.find("%s");
+    if (at != std::string::npos) w.replace(at, 2, path);
+    args.push_back(w);
+  }
+  return args;
+}
+
+std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("golden: diagnostics of bad input") {
+  fs::path dir = fs::path(TANDEM_SOURCE_DIR) / "tests" / "golden";
+  std::vector<fs::path> cases;
+  for (auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".tdm") cases.push_back(e.path());
+  std::sort(cases.begin(), cases.end());
+  REQUIRE(cases.size() >= 25);
+  bool update = std::getenv("TANDEM_UPDATE_GOLDEN") != nullptr;
+  std::set<std::string> distinct;
+  for (const auto& c : cases) {
+    CAPTURE(c.filename().string());
+    std::string path = c.string();
+    auto args = argsFor(readAll(c), path);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ostringstream out, err;
+    int rc = tandem::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    CHECK(rc == 2);
+    std::string got = replaceAll(err.str(), path, "%s");
+    fs::path expectedFile = c;
+    expectedFile.replace_extension(".expected");
+    if (update) std::ofstream(expectedFile, std::ios::binary) << got;
+    REQUIRE_MESSAGE(fs::exists(expectedFile), "missing " << expectedFile << "; output was:\n"
+                                                         << got);
+    CHECK(got == readAll(expectedFile));
+    distinct.insert(got.substr(0, got.find('\n')));
+  }
+  CHECK(distinct.size() >= 25);
+}
