@@ -1,6 +1,8 @@
 #include "mc/search/explorer.h"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <fstream>
 #include <ostream>
 #include <set>
@@ -32,15 +34,29 @@ uint64_t currentRssMb() {
   return rss * 4096 / (1024 * 1024);
 }
 
-// Collects what one expansion produces.
-class Collector final : public SuccessorSink {
+// Inserts successors straight into the store as they are produced (no copies, no per-state
+// allocation), and remembers the first error and the first reason for incompleteness.
+class InsertingSink final : public SuccessorSink {
  public:
-  struct Succ {
-    std::string state;
-    Move move;
-  };
-  void successor(std::string_view state, const Move& move) override {
-    succs.push_back({std::string(state), move});
+  InsertingSink(StateStore& store, Searcher& searcher, ExploreResult& res, const ExploreOptions& opts,
+                std::function<bool(std::string_view)> novel)
+      : store_(store), searcher_(searcher), res_(res), opts_(opts), novel_(std::move(novel)) {}
+
+  void from(StateStore::Id parent, uint32_t depth) {
+    parent_ = parent;
+    depth_ = depth;
+  }
+  void successor(std::string_view state, const Move&) override {
+    if (err || boundHit) return;
+    if (parent_ != StateStore::kNoParent) ++res_.transitions;
+    auto ins = store_.insert(state, parent_);
+    if (opts_.graphLimit && parent_ != StateStore::kNoParent && store_.size() <= opts_.graphLimit)
+      res_.graph.emplace_back(parent_, ins.id);
+    if (!ins.isNew) return;
+    uint32_t d = parent_ == StateStore::kNoParent ? 0 : depth_ + 1;
+    res_.maxDepth = std::max<uint64_t>(res_.maxDepth, d);
+    searcher_.add({ins.id, d, novel_(state)});
+    if (opts_.maxStates && store_.size() >= *opts_.maxStates) boundHit = true;
   }
   void error(const FoundError& e) override {
     if (!err) err = e;
@@ -48,13 +64,18 @@ class Collector final : public SuccessorSink {
   void incomplete(const std::string& reason) override {
     if (why.empty()) why = reason;
   }
-  void clear() {
-    succs.clear();
-    err.reset();
-  }
-  std::vector<Succ> succs;
   std::optional<FoundError> err;
   std::string why;
+  bool boundHit = false;
+
+ private:
+  StateStore& store_;
+  Searcher& searcher_;
+  ExploreResult& res_;
+  const ExploreOptions& opts_;
+  std::function<bool(std::string_view)> novel_;
+  StateStore::Id parent_ = StateStore::kNoParent;
+  uint32_t depth_ = 0;
 };
 
 }  // namespace
@@ -85,20 +106,21 @@ ExploreResult Explorer::run() {
     return res;
   };
 
-  Collector c;
-  sys_.initialStates(c);
-  if (c.err) {
-    res.error = c.err;
+  InsertingSink sink(store_, *searcher, res, opts_, novel);
+  sink.from(StateStore::kNoParent, 0);
+  sys_.initialStates(sink);
+  if (sink.err) {
+    res.error = sink.err;
     return finish(Outcome::ErrorFound);
-  }
-  std::string incompleteWhy = c.why;
-  for (auto& s : c.succs) {
-    auto ins = store_.insert(s.state, StateStore::kNoParent);
-    if (ins.isNew) searcher->add({ins.id, 0, novel(s.state)});
   }
   double nextProgress = 2.0;
   uint64_t checks = 0;
+  std::string incompleteWhy;
   while (!searcher->empty()) {
+    if (sink.boundHit) {
+      res.reason = "state bound " + std::to_string(*opts_.maxStates) + " reached";
+      return finish(Outcome::Incomplete);
+    }
     if ((++checks & 1023) == 0) {
       double t = elapsed();
       if (opts_.timeoutSeconds && t > *opts_.timeoutSeconds) {
@@ -119,37 +141,23 @@ ExploreResult Explorer::run() {
     }
     FrontierEntry cur = searcher->next();
     if (opts_.maxDepth && cur.depth >= *opts_.maxDepth) {
-      if (incompleteWhy.empty())
-        incompleteWhy = "depth bound " + std::to_string(*opts_.maxDepth) + " reached";
+      if (incompleteWhy.empty()) incompleteWhy = "depth bound " + std::to_string(*opts_.maxDepth) + " reached";
       continue;
     }
-    std::string state(store_.get(cur.id));
-    c.clear();
-    bool moved = sys_.successors(state, c);
-    if (c.err) {
-      res.error = c.err;
+    std::string_view state = store_.get(cur.id);  // arena memory never moves
+    sink.from(cur.id, cur.depth);
+    bool moved = sys_.successors(state, sink);
+    if (sink.err) {
+      res.error = sink.err;
       res.errorSource = cur.id;
       return finish(Outcome::ErrorFound);
     }
-    if (!c.why.empty() && incompleteWhy.empty()) incompleteWhy = c.why;
     if (!moved && opts_.deadlock && !sys_.allTerminated(state)) {
       res.errorSource = cur.id;
       return finish(Outcome::Deadlock);
     }
-    for (auto& s : c.succs) {
-      ++res.transitions;
-      auto ins = store_.insert(s.state, cur.id);
-      if (opts_.graphLimit && store_.size() <= opts_.graphLimit)
-        res.graph.emplace_back(cur.id, ins.id);
-      if (!ins.isNew) continue;
-      res.maxDepth = std::max<uint64_t>(res.maxDepth, cur.depth + 1);
-      searcher->add({ins.id, cur.depth + 1, novel(s.state)});
-      if (opts_.maxStates && store_.size() >= *opts_.maxStates && !searcher->empty()) {
-        res.reason = "state bound " + std::to_string(*opts_.maxStates) + " reached";
-        return finish(Outcome::Incomplete);
-      }
-    }
   }
+  if (incompleteWhy.empty()) incompleteWhy = sink.why;
   if (!incompleteWhy.empty()) {
     res.reason = incompleteWhy;
     return finish(Outcome::Incomplete);
