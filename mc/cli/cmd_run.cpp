@@ -108,7 +108,7 @@ int runRunCommand(const Options& o, const ir::Program& p, Io io) {
   };
   if (auto inv = ev.checkInvariants(s); !inv.ok() && isTracked(ir::ErrorKind::Invariant))
     fail(inv.error(), "");
-  std::optional<exec::ThreadId> atomicThread;
+  exec::ThreadId atomicThread = exec::kNoThread;  // keeps the turn inside `atomic`
   for (uint64_t step = 0; !run.error; ++step) {
     if (step >= o.steps) {
       run.stopped = "step bound " + std::to_string(o.steps) + " reached";
@@ -117,11 +117,12 @@ int runRunCommand(const Options& o, const ir::Program& p, Io io) {
     // The movable threads (the one inside an atomic block keeps the turn).
     std::vector<std::pair<exec::ThreadId, ir::EdgeId>> moves;
     for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
-      if (atomicThread && *atomicThread != t) continue;
+      if (atomicThread != exec::kNoThread && atomicThread != t) continue;
       for (auto e : ev.enabledEdges(s, t)) moves.emplace_back(t, e);
     }
-    if (moves.empty() && atomicThread) {  // blocked inside atomic: atomicity is lost
-      atomicThread.reset();
+    if (moves.empty() &&
+        atomicThread != exec::kNoThread) {  // blocked inside atomic: atomicity is lost
+      atomicThread = exec::kNoThread;
       for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
         for (auto e : ev.enabledEdges(s, t)) moves.emplace_back(t, e);
     }
@@ -160,7 +161,7 @@ int runRunCommand(const Options& o, const ir::Program& p, Io io) {
       if (a[k] != v) ts.changed[k] = v;
     ts.state = stateJson(p, s);
     run.steps.push_back(std::move(ts));
-    atomicThread.reset();
+    atomicThread = exec::kNoThread;
     if (p.locs[s.threads[t].top().pc].atomic) atomicThread = t;
     if (auto inv = ev.checkInvariants(s); !inv.ok() && isTracked(ir::ErrorKind::Invariant))
       fail(inv.error(), label);

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -38,8 +38,8 @@ uint64_t currentRssMb() {
 // allocation), and remembers the first error and the first reason for incompleteness.
 class InsertingSink final : public SuccessorSink {
  public:
-  InsertingSink(StateStore& store, Searcher& searcher, ExploreResult& res, const ExploreOptions& opts,
-                std::function<bool(std::string_view)> novel)
+  InsertingSink(StateStore& store, Searcher& searcher, ExploreResult& res,
+                const ExploreOptions& opts, std::function<bool(std::string_view)> novel)
       : store_(store), searcher_(searcher), res_(res), opts_(opts), novel_(std::move(novel)) {}
 
   void from(StateStore::Id parent, uint32_t depth) {
@@ -141,7 +141,8 @@ ExploreResult Explorer::run() {
     }
     FrontierEntry cur = searcher->next();
     if (opts_.maxDepth && cur.depth >= *opts_.maxDepth) {
-      if (incompleteWhy.empty()) incompleteWhy = "depth bound " + std::to_string(*opts_.maxDepth) + " reached";
+      if (incompleteWhy.empty())
+        incompleteWhy = "depth bound " + std::to_string(*opts_.maxDepth) + " reached";
       continue;
     }
     std::string_view state = store_.get(cur.id);  // arena memory never moves
