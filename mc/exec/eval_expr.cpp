@@ -57,6 +57,9 @@ Result<Value> Evaluator::evalIn(const Ctx& c, ExprRef e) const {
     case Op::Star:
       return ExecError::limitReached(ir::ErrorKind::Assert,
                                      "a nondeterministic value (*) inside an expression");
+    case Op::Symbol:  // symbolic values are the symbolic executor's, never concrete states'
+      return ExecError::limitReached(ir::ErrorKind::Assert,
+                                     "a symbolic value in concrete evaluation");
 
     case Op::Not:
     case Op::Neg:

@@ -21,6 +21,8 @@ const char* opName(Op op) {
       return "pid";
     case Op::Star:
       return "*";
+    case Op::Symbol:
+      return "symbol";
     case Op::Neg:
       return "-";
     case Op::Not:
@@ -127,6 +129,12 @@ ExprRef ExprManager::nullConst(TypeRef type) {
   return mk(Op::NullConst, type ? type : types_.nullType(), {});
 }
 ExprRef ExprManager::var(uint32_t id, TypeRef type) { return mk(Op::Var, type, {}, id); }
+
+ExprRef ExprManager::freshSymbol(const std::string& name, TypeRef type) {
+  auto id = static_cast<uint32_t>(symbolNames_.size());
+  symbolNames_.push_back(name + "!" + std::to_string(id));
+  return mk(Op::Symbol, type, {}, id);
+}
 
 ExprRef ExprManager::mkNot(ExprRef a) {
   if (a->op == Op::BoolConst) return boolConst(a->isFalse());

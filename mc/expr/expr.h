@@ -21,9 +21,10 @@ enum class Op : uint8_t {
   BoolConst,  // value 0/1
   EnumConst,  // payload = member index
   NullConst,
-  Var,   // payload = variable id (meaning given by the IR's variable table)
-  Pid,   // index of the executing process instance
-  Star,  // a fresh nondeterministic value (only as a whole right-hand side or branch condition)
+  Var,     // payload = variable id (meaning given by the IR's variable table)
+  Pid,     // index of the executing process instance
+  Star,    // a fresh nondeterministic value (only as a whole right-hand side or branch condition)
+  Symbol,  // a symbolic value of symbolic execution: payload = symbol id (ExprManager::symbolName)
   // Arithmetic and logic. Integer ops are mathematical on `int` and wrapping on i32/i64.
   Neg,
   Not,
@@ -113,6 +114,12 @@ class ExprManager {
 
   size_t size() const { return nodes_.size(); }
 
+  // A fresh symbol (a free SMT constant) of `type`; `name` is for printing and SMT logs (made
+  // unique by the manager).
+  ExprRef freshSymbol(const std::string& name, TypeRef type);
+  const std::string& symbolName(uint32_t id) const { return symbolNames_[id]; }
+  size_t symbolCount() const { return symbolNames_.size(); }
+
  private:
   struct NodeHash {
     size_t operator()(const std::unique_ptr<ExprNode>& n) const { return n->hash; }
@@ -122,6 +129,7 @@ class ExprManager {
   };
   TypeTable& types_;
   std::unordered_set<std::unique_ptr<ExprNode>, NodeHash, NodeEq> nodes_;
+  std::vector<std::string> symbolNames_;
 };
 
 // Free variables (Op::Var payloads) of an expression, sorted and unique.

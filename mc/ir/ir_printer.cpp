@@ -80,6 +80,8 @@ class Printer {
         return "pid";
       case Op::Star:
         return "*";
+      case Op::Symbol:
+        return p_.exprs->symbolName(e->payload);
       case Op::Neg:
         return "-" + print(e->kid(0), prec + 1);
       case Op::Not:
