@@ -160,6 +160,7 @@ int runRunCommand(const Options& o, const ir::Program& p, Io io) {
     for (auto& [k, v] : b)
       if (a[k] != v) ts.changed[k] = v;
     ts.state = stateJson(p, s);
+    if (p.isClosed()) ts.locations = locationsJson(p, s);
     run.steps.push_back(std::move(ts));
     atomicThread = exec::kNoThread;
     if (p.locs[s.threads[t].top().pc].atomic) atomicThread = t;

@@ -60,6 +60,7 @@ nlohmann::json Report::toJson() const {
       t["label"] = s.label;
       t["statement"] = s.statement;
       t["state"] = s.state;
+      if (!s.locations.is_null()) t["locations"] = s.locations;
       t["fabricated"] = s.fabricated;
       trace.push_back(std::move(t));
     }

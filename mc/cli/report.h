@@ -23,6 +23,7 @@ struct TraceStep {
   std::string statement;
   std::map<std::string, std::string> changed;  // variable -> new value (text)
   nlohmann::json state;                        // values after the step (JSON)
+  nlohmann::json locations;  // closed systems: each process's location after the step
   bool fabricated = false;
 };
 

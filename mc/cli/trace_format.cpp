@@ -80,6 +80,14 @@ nlohmann::json stateJson(const ir::Program& p, const exec::State& s) {
   return out;
 }
 
+nlohmann::json locationsJson(const ir::Program& p, const exec::State& s) {
+  nlohmann::json out = nlohmann::json::object();
+  for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
+    if (p.cfas[s.threads[t].cfa].kind == ir::CfaKind::Process)
+      out[threadName(p, s, t)] = p.locName(s.threads[t].top().pc);
+  return out;
+}
+
 std::string moveText(const ir::Program& p, const search::Move& m) {
   std::string s;
   for (auto e : m.edges) s += (s.empty() ? "" : "; ") + p.edges[e].text;
@@ -102,6 +110,7 @@ std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr)
     for (auto& [k, v] : b)
       if (a[k] != v) ts.changed[k] = v;
     ts.state = stateJson(p, st.after);
+    if (p.isClosed()) ts.locations = locationsJson(p, st.after);
     out.push_back(std::move(ts));
   }
   return out;

@@ -19,6 +19,8 @@ std::string threadName(const ir::Program& p, const exec::State& s, exec::ThreadI
 // top frame by name (prefixed with the thread when there are several threads), `this.f`.
 std::map<std::string, std::string> stateValues(const ir::Program& p, const exec::State& s);
 nlohmann::json stateJson(const ir::Program& p, const exec::State& s);
+// Each process instance's location (its label), by process name.
+nlohmann::json locationsJson(const ir::Program& p, const exec::State& s);
 // The report's trace steps (one per move), with the variables each one changed.
 std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr);
 // The statement(s) of a move, as written.
