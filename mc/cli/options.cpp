@@ -42,6 +42,7 @@ po::options_description describe(Options& o) {
     ("class", po::value(&o.cls), "analyse class C (class invariants)")
     ("max-calls", po::value(&o.maxCalls)->default_value(o.maxCalls), "method calls after init (check --class)")
     ("args", po::value<std::vector<std::string>>()->multitoken(), "run: entry arguments a,b,...")
+    ("inputs", po::value(&o.inputs)->default_value(o.inputs), "check --entry: symbolic|tests (only the `test` inputs)")
     ("steps", po::value(&o.steps)->default_value(o.steps), "run: steps of a closed system")
     ("search", po::value(&o.search)->default_value(o.search), "dfs|bfs|random|coverage")
     ("seed", po::value(&o.seed)->default_value(o.seed), "seed of every random choice")
@@ -154,6 +155,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   if (vm.count("check")) o.checkKinds = splitCommas(vm["check"].as<std::vector<std::string>>());
   if (!oneOf(o.search, {"dfs", "bfs", "random", "coverage"}))
     return fail("--search must be dfs, bfs, random or coverage, not '" + o.search + "'");
+  if (!oneOf(o.inputs, {"symbolic", "tests"})) return fail("--inputs must be symbolic or tests");
   if (!oneOf(o.solver, {"z3", "cvc5"}))
     return fail("--solver must be z3 or cvc5, not '" + o.solver + "'");
   if (!oneOf(o.cutpoints, {"loops", "all"})) return fail("--cutpoints must be loops or all");

@@ -16,8 +16,9 @@ struct Options {
   std::string entry;
   std::string cls;
   uint64_t maxCalls = 3;
-  std::vector<std::string> args;  // --args a,b (run)
-  uint64_t steps = 1000;          // --steps (run of a closed system)
+  std::vector<std::string> args;    // --args a,b (run)
+  uint64_t steps = 1000;            // --steps (run of a closed system)
+  std::string inputs = "symbolic";  // check --entry: symbolic|tests
 
   // Search and bounds.
   std::string search = "dfs";

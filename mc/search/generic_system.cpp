@@ -74,7 +74,9 @@ void GenericSystem::emit(const exec::State& s, const Move& move, SuccessorSink& 
 }
 
 void GenericSystem::initialStates(SuccessorSink& sink) {
+  uint32_t source = 0;
   auto make = [&](auto&& build) {
+    ++source;
     Enumerator en({});
     do {
       auto r = build(en);
@@ -94,8 +96,9 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
       }
       auto holds = ev_.initsHold(r.value());
       if (!holds.ok() || !holds.value()) continue;  // excluded by `init`
-      Move m;
-      m.choices = en.taken();
+      Move m;  // an initial state is named by its source (which test) and its choices
+      m.choices.push_back(source);
+      m.choices.insert(m.choices.end(), en.taken().begin(), en.taken().end());
       emit(r.value(), m, sink);
     } while (en.advance());
   };

@@ -1,0 +1,52 @@
+// Cutpoints (ISSTA'06): loop heads, entries, exits, call and return sites, property locations;
+// every location of processes; every location on request.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "mc/ir/cutpoints.h"
+#include "mc/ir/frontend.h"
+
+namespace {
+std::unique_ptr<tandem::ir::Program> load(const std::string& text) {
+  tandem::SourceFile f("cut.tdm", text);
+  std::ostringstream err;
+  auto p = tandem::loadProgram(f, {}, err);
+  INFO(err.str());
+  REQUIRE(p);
+  return p;
+}
+}  // namespace
+
+TEST_CASE("cutpoints: loops mode picks loop heads, entry, exit, calls and asserts") {
+  auto p = load(R"(
+proc g(): int { return 1; }
+proc f(n: int) {
+  var i: int = 0;
+  var r: int = 0;
+A: i := 1;
+L: while (i < n) {
+B:   i := i + 1;
+   }
+C: r := g();
+D: assert r == 1;
+E: skip;
+}
+)");
+  auto cut = computeCutpoints(*p, tandem::ir::CutpointMode::Loops);
+  auto at = [&](const char* label) { return static_cast<bool>(cut[*p->findLabel(label)]); };
+  CHECK(at("A"));   // entry
+  CHECK(at("L"));   // loop head
+  CHECK(!at("B"));  // inside the loop body
+  CHECK(at("C"));   // call site
+  CHECK(at("D"));   // after the call, and an assertion
+  CHECK(!at("E"));
+  auto all = computeCutpoints(*p, tandem::ir::CutpointMode::All);
+  for (bool b : all) CHECK(b);
+}
+
+TEST_CASE("cutpoints: every location of a process is a cutpoint") {
+  auto p = load("var x: int = 0;\nprocess P { A: x := 1; B: x := 2; C: skip; goto A; }\n");
+  auto cut = computeCutpoints(*p, tandem::ir::CutpointMode::Loops);
+  for (const auto& l : p->locs) CHECK(cut[l.id]);
+}
