@@ -1,6 +1,7 @@
 #include "mc/ir/frontend.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -12,6 +13,11 @@
 namespace tandem {
 
 std::optional<SourceFile> readSourceFile(const std::string& path, std::ostream& err) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    err << path << ": error: is a directory, not a model file\n";
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     err << path << ": error: cannot open file: " << std::strerror(errno) << '\n';
