@@ -47,10 +47,10 @@ nlohmann::json Report::toJson() const {
   if (!reason.empty()) j["reason"] = reason;
   // Every key of CLI.md's stats object is always present (0 when a command has nothing to
   // count), so scripts can rely on them; commands add their own keys.
-  nlohmann::json st = {{"states", 0},          {"transitions", 0},    {"abstract_states", 0},
-                       {"fabricated_states", 0}, {"solver_queries", 0}, {"executions", 0},
-                       {"paths", 0},           {"tests", 0},          {"time_s", 0.0},
-                       {"peak_rss_mb", 0}};
+  nlohmann::json st = {
+      {"states", 0},         {"transitions", 0}, {"abstract_states", 0}, {"fabricated_states", 0},
+      {"solver_queries", 0}, {"executions", 0},  {"paths", 0},           {"tests", 0},
+      {"time_s", 0.0},       {"peak_rss_mb", 0}};
   for (auto it = stats.begin(); it != stats.end(); ++it) st[it.key()] = it.value();
   j["stats"] = std::move(st);
   if (error) {
