@@ -33,7 +33,7 @@ DEMO_CMD ?= ./$(BUILD_DIR)/tandem run models/bakery2.tdm --steps 12 --seed 1
 # or UBSan report ends the process with an error, so the test fails.
 ASAN_OPTIONS ?= detect_leaks=1:check_initialization_order=1:abort_on_error=0:halt_on_error=1
 UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
-LSAN_OPTIONS ?=
+LSAN_OPTIONS ?= suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0
 
 .PHONY: help deps build demo test test-asan build-asan format format-check clean
 

@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "mc/exec/plugin_loader.h"
+
 namespace tandem::cli {
 
 std::optional<std::array<bool, ir::kErrorKinds>> trackedKinds(const Options& o, std::ostream& err) {
@@ -27,6 +29,17 @@ bool checkNatives(const ir::Program& p, const exec::NativeRegistry& natives, std
   auto problems = natives.checkBindings(p);
   for (const auto& m : problems) err << p.file << ": error: " << m << '\n';
   return problems.empty();
+}
+
+bool loadNativePlugins(const Options& o, exec::NativeRegistry& natives, std::ostream& err) {
+  for (const auto& path : o.natives) {
+    exec::PluginLoad load = exec::loadPlugin(path, natives);
+    if (!load.ok()) {
+      err << "tandem: error: " << load.error << '\n';
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace tandem::cli

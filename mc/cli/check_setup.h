@@ -18,4 +18,8 @@ std::optional<std::array<bool, ir::kErrorKinds>> trackedKinds(const Options& o, 
 // problems and returns false otherwise.
 bool checkNatives(const ir::Program& p, const exec::NativeRegistry& natives, std::ostream& err);
 
+// Loads every --natives plugin into `natives`, in order (a later one overrides an earlier name).
+// Prints the first failure and returns false.
+bool loadNativePlugins(const Options& o, exec::NativeRegistry& natives, std::ostream& err);
+
 }  // namespace tandem::cli

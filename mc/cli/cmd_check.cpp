@@ -2,12 +2,15 @@
 // strategies, bounds, counterexamples replayed by the reference evaluator).
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "mc/cli/check_setup.h"
 #include "mc/cli/commands.h"
 #include "mc/cli/report.h"
+#include "mc/cli/symbolic_commands.h"
 #include "mc/cli/trace_format.h"
 #include "mc/exec/evaluator.h"
+#include "mc/search/compiled_system.h"
 #include "mc/search/explorer.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/trace.h"
@@ -52,7 +55,7 @@ int runCheckCommand(const Options& o, const ir::Program& p, Io io) {
   auto tracked = trackedKinds(o, io.err);
   if (!tracked) return 2;
   exec::NativeRegistry natives;
-  if (!checkNatives(p, natives, io.err)) return 2;
+  if (!loadNativePlugins(o, natives, io.err) || !checkNatives(p, natives, io.err)) return 2;
   search::GenericOptions go;
   go.tracked = *tracked;
   bool testsOnly = false;
@@ -72,20 +75,25 @@ int runCheckCommand(const Options& o, const ir::Program& p, Io io) {
     // The `test` inputs alone cannot justify `verified` nor find errors only other inputs reach:
     // an open system with inputs is explored symbolically, unless --inputs tests asks for the
     // concrete tests only (then an exhausted search is `unknown`, not `verified`).
-    if (symbolic && o.inputs != "tests") {
-      io.err << "tandem: error: 'check --entry " << o.entry
-             << "' with symbolic inputs needs symbolic execution, which is not implemented yet "
-                "(--inputs tests explores the `test` inputs only)\n";
-      return 2;
-    }
+    if (symbolic && o.inputs != "tests") return runSymbolicCheck(o, p, io);
     testsOnly = symbolic;
     go.entryHasNoInputs = !symbolic;  // no inputs: the one execution tree is explored exactly
+  } else if (p.isClosed()) {
+    // Initial states from `test {...}` are a sample, not the declared initial states.
+    for (const auto& t : p.tests) testsOnly = testsOnly || t.isState;
   } else if (!p.isClosed()) {
     io.err << "tandem: error: " << o.file << " is an open system: give --entry PROC or --class C\n";
     return 2;
   }
   exec::Evaluator ev(p, natives);
-  search::GenericSystem sys(p, ev, go);
+  // The compiled engine when it runs the program exactly (and no --dot, which decodes generic
+  // states); the generic one otherwise, and always as the reference that replays traces.
+  search::GenericSystem generic(p, ev, go);
+  std::unique_ptr<search::CompiledSystem> compiled;
+  if (o.dot.empty() && go.entry == ir::kNone && search::CompiledSystem::eligible(p))
+    compiled = std::make_unique<search::CompiledSystem>(p, ev, go);
+  search::TransitionSystem& sys =
+      compiled ? static_cast<search::TransitionSystem&>(*compiled) : generic;
   search::ExploreOptions eo;
   eo.search = o.search;
   eo.seed = o.seed;
@@ -105,7 +113,7 @@ int runCheckCommand(const Options& o, const ir::Program& p, Io io) {
   switch (r.outcome) {
     case search::Outcome::Exhausted:
       rep.verdict = testsOnly ? Verdict::Unknown : Verdict::Verified;
-      if (testsOnly) rep.reason = "only the executions of the `test` inputs were explored";
+      if (testsOnly) rep.reason = "only the executions from the `test` inputs were explored";
       break;
     case search::Outcome::Incomplete:
       rep.verdict = Verdict::Unknown;
@@ -114,7 +122,7 @@ int runCheckCommand(const Options& o, const ir::Program& p, Io io) {
     case search::Outcome::ErrorFound:
     case search::Outcome::Deadlock: {
       rep.verdict = Verdict::Error;
-      search::Trace tr = search::buildTrace(sys, ex.store(), r, sys, ev);
+      search::Trace tr = search::buildTrace(sys, ex.store(), r, generic, ev);
       if (!tr.replayed) {
         io.err << "tandem: INTERNAL ERROR: the counterexample did not replay in the reference "
                   "evaluator ("
@@ -136,6 +144,8 @@ int runCheckCommand(const Options& o, const ir::Program& p, Io io) {
       if (!e.trace.empty()) {
         const auto& last = tr.steps.back();
         e.label = p.locName(last.before.threads[last.move.thread].top().pc);
+      } else {
+        e.label = "(initial state)";
       }
       rep.error = std::move(e);
       break;
@@ -152,7 +162,7 @@ int runCheckCommand(const Options& o, const ir::Program& p, Io io) {
       r.states ? static_cast<double>(r.storeBytes) / r.states : 0.0;
   rep.extra["search"] = o.search;
   rep.extra["engine"] = sys.name();
-  if (!o.dot.empty()) writeDot(o.dot, p, ex, r, sys, io.err);
+  if (!o.dot.empty()) writeDot(o.dot, p, ex, r, generic, io.err);
   if (o.json) {
     printJson(io.out, rep);
   } else {

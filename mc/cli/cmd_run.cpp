@@ -34,6 +34,25 @@ std::optional<exec::Value> parseArg(const std::string& text, TypeRef t) {
   return exec::integralValue(t, *v);
 }
 
+// Inputs (globals without an initialiser) are drawn at random until every `init` holds.
+template <typename Make>
+std::optional<exec::State> startSatisfyingInits(const exec::Evaluator& ev, Make make,
+                                                exec::Chooser& chooser, std::ostream& err) {
+  constexpr int kTries = 1000;
+  for (int i = 0; i < kTries; ++i) {
+    auto st = make(chooser);
+    if (!st.ok()) {
+      err << "tandem: error: cannot build the initial state: " << st.error().message << "\n";
+      return std::nullopt;
+    }
+    auto holds = ev.initsHold(st.value());
+    if (holds.ok() && holds.value()) return std::move(st).value();
+  }
+  err << "tandem: error: no random choice of the inputs satisfied the `init` conditions in "
+      << kTries << " tries; fix the inputs with `test { ... }` or initialisers\n";
+  return std::nullopt;
+}
+
 struct RunState {
   std::vector<TraceStep> steps;
   std::optional<ErrorInfo> error;
@@ -46,7 +65,7 @@ int runRunCommand(const Options& o, const ir::Program& p, Io io) {
   auto tracked = trackedKinds(o, io.err);
   if (!tracked) return 2;
   exec::NativeRegistry natives;
-  if (!checkNatives(p, natives, io.err)) return 2;
+  if (!loadNativePlugins(o, natives, io.err) || !checkNatives(p, natives, io.err)) return 2;
   exec::Evaluator ev(p, natives);
   exec::RandomChooser chooser(o.seed);
   std::mt19937_64 rng(o.seed);
@@ -81,19 +100,15 @@ int runRunCommand(const Options& o, const ir::Program& p, Io io) {
       }
       args.push_back(*v);
     }
-    auto st = ev.makeEntryState(entry, std::move(args), chooser);
-    if (!st.ok()) {
-      io.err << "tandem: error: cannot start '" << o.entry << "': " << st.error().message << "\n";
-      return 2;
-    }
-    s = std::move(st).value();
+    auto made = startSatisfyingInits(
+        ev, [&](exec::Chooser& c) { return ev.makeEntryState(entry, args, c); }, chooser, io.err);
+    if (!made) return 2;
+    s = std::move(*made);
   } else {
-    auto st = ev.makeInitialState(chooser);
-    if (!st.ok()) {
-      io.err << "tandem: error: cannot build the initial state: " << st.error().message << "\n";
-      return 2;
-    }
-    s = std::move(st).value();
+    auto made = startSatisfyingInits(
+        ev, [&](exec::Chooser& c) { return ev.makeInitialState(c); }, chooser, io.err);
+    if (!made) return 2;
+    s = std::move(*made);
   }
 
   auto isTracked = [&](ir::ErrorKind k) { return (*tracked)[static_cast<size_t>(k)]; };
@@ -129,7 +144,9 @@ int runRunCommand(const Options& o, const ir::Program& p, Io io) {
     if (moves.empty()) {
       bool done = true;
       for (exec::ThreadId t = 0; t < s.threads.size(); ++t) done = done && ev.terminated(s, t);
-      run.stopped = done ? "terminated" : "deadlock: no process can move";
+      run.stopped = done           ? "terminated"
+                    : p.isClosed() ? "deadlock: no process can move"
+                                   : "blocked: an assume or guard does not hold";
       break;
     }
     auto [t, e] = moves[std::uniform_int_distribution<size_t>(0, moves.size() - 1)(rng)];

@@ -145,6 +145,8 @@ class Evaluator {
   StepResult executeAt(State& s, ThreadId t, ir::EdgeId e, Chooser& chooser, unsigned depth) const;
   StepResult executeCommand(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
                             unsigned depth) const;
+  StepResult executeSequential(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
+                               unsigned depth) const;
   StepResult executeCall(State& s, ThreadId t, const ir::Edge& edge, ir::EdgeId id,
                          Chooser& chooser, unsigned depth) const;
   StepResult executeReturn(State& s, ThreadId t, unsigned depth) const;

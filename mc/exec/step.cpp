@@ -81,9 +81,8 @@ StepResult Evaluator::executeAt(State& s, ThreadId t, ir::EdgeId id, Chooser& ch
       s.threads[t].top().pc = edge.to;
       return StepResult::executed();
     }
-    case ir::EdgeKind::Assumed:  // an annotation: executes as skip
-      s.threads[t].top().pc = edge.to;
-      return StepResult::executed();
+    case ir::EdgeKind::Assumed:  // records whether the assumed fact held (its hidden boolean)
+      return executeCommand(s, t, edge, chooser, depth);
     case ir::EdgeKind::Call:
       return executeCall(s, t, edge, id, chooser, depth);
     case ir::EdgeKind::Return:
@@ -101,6 +100,7 @@ StepResult Evaluator::executeCommand(State& s, ThreadId t, const ir::Edge& edge,
     TypeRef type;
   };
   std::vector<Pending> pending;
+  if (edge.sequential) return executeSequential(s, t, edge, chooser, depth);
   {
     const Ctx c(s, t, depth);
     auto g = guardHolds(c, edge.guard);
@@ -124,6 +124,37 @@ StepResult Evaluator::executeCommand(State& s, ThreadId t, const ir::Edge& edge,
     if (!p.value) p.value = chooser.choose(p.type, edge.loc);
   for (Pending& p : pending) {
     Status st = store(s, p.target, std::move(*p.value));
+    if (!st) return failAt(std::move(st).error(), edge.loc);
+  }
+  s.threads[t].top().pc = edge.to;
+  return StepResult::executed();
+}
+
+// DVE effects: each assignment sees the ones before it (left to right).
+StepResult Evaluator::executeSequential(State& s, ThreadId t, const ir::Edge& edge,
+                                        Chooser& chooser, unsigned depth) const {
+  {
+    auto g = guardHolds(Ctx(s, t, depth), edge.guard);
+    if (!g) return failAt(std::move(g).error(), edge.loc);
+    if (!g.value()) return StepResult::blocked();
+  }
+  for (const ir::Assignment& a : edge.assigns) {
+    Address target;
+    Value value;
+    {
+      const Ctx c(s, t, depth);
+      auto tg = lvalueIn(c, a.lhs);
+      if (!tg) return failAt(std::move(tg).error(), edge.loc);
+      target = std::move(tg).value();
+      if (a.rhs && a.rhs->op != Op::Star) {
+        auto v = evalIn(c, a.rhs);
+        if (!v) return failAt(std::move(v).error(), edge.loc);
+        value = coerceIntegral(v.value(), a.lhs->type);
+      } else {
+        value = chooser.choose(a.lhs->type, edge.loc);
+      }
+    }
+    Status st = store(s, target, std::move(value));
     if (!st) return failAt(std::move(st).error(), edge.loc);
   }
   s.threads[t].top().pc = edge.to;

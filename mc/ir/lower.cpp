@@ -144,8 +144,15 @@ class Lowerer {
     for (size_t c = 0; c < ast_.classes.size(); ++c) {
       auto& cd = *ast_.classes[c];
       auto ci = static_cast<uint32_t>(c);
-      if (cd.init) {
-        declareProc(*cd.init, ir::CfaKind::ClassInit, cd.name + ".init", &cd.name, ci);
+      const ast::ProcDecl* init = cd.init.get();
+      if (!init) {  // `new C()` of a class without `init` still needs an initialiser to call
+        synthesized_.push_back(std::make_unique<ast::ProcDecl>());
+        synthesized_.back()->name = "init";
+        synthesized_.back()->loc = cd.loc;
+        init = synthesized_.back().get();
+      }
+      {
+        declareProc(*init, ir::CfaKind::ClassInit, cd.name + ".init", &cd.name, ci);
         prog_.classes[c].init = static_cast<ir::CfaId>(prog_.cfas.size() - 1);
         ex_.methodCfa[cd.name]["init"] = prog_.classes[c].init;
       }
@@ -427,9 +434,17 @@ class Lowerer {
           std::string t = e.text;
           e = makeCall(*s.cond, nullptr, pb);
           e.text = t;
-        } else {  // a native or @concrete call for its errors only
-          e.assigns.clear();
-          e.guard = nullptr;
+        } else if (s.cond->type && s.cond->type->kind != TypeKind::Void) {
+          // A native or @concrete call for its effect on errors: its value goes to a hidden local.
+          ir::Cfa& c = prog_.cfas[pb.cfa];
+          ir::VarId v = addHidden("discard", s.cond->type, ir::VarScope::Local, pb.cfa,
+                                  static_cast<uint32_t>(c.locals.size()));
+          c.locals.push_back(v);
+          e.assigns.push_back({varExpr(v), ex_.lower(*s.cond)});
+        } else if (s.cond->ref == ast::RefKind::Proc) {  // a void @concrete procedure: run it
+          std::string t = e.text;
+          e = makeCall(*s.cond, nullptr, pb);
+          e.text = t;
         }
         break;
       case SK::Skip:
@@ -575,6 +590,7 @@ class Lowerer {
   std::map<const ast::ProcDecl*, TypeRef> returnTypes_;
   std::map<ir::CfaId, std::vector<const ast::Expr*>> predicateExprs_;
   std::map<std::pair<ir::CfaId, std::string>, ir::VarId> assumed_;
+  std::vector<std::unique_ptr<ast::ProcDecl>> synthesized_;
 };
 
 }  // namespace

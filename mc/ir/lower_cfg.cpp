@@ -88,9 +88,22 @@ uint32_t CfgBuilder::stmt(const ast::Stmt& s, uint32_t at) {
     case SK::Atomic: {
       size_t before = cfa_.locs.size();
       uint32_t end = stmts(s.body, at);
-      // Locations strictly inside the block keep the turn with their process.
+      // Locations strictly inside the block keep the turn with their process: the ones made
+      // here and those of labels inside (made up front), but not the block's first location.
       for (size_t i = before; i < cfa_.locs.size(); ++i)
         if (i != end) cfa_.locs[i].atomic = true;
+      std::function<void(const std::vector<ast::StmtPtr>&)> mark = [&](const auto& body) {
+        for (auto& st : body) {
+          for (auto& l : st->labels) cfa_.locs[cfa_.labelLoc.at(l)].atomic = true;
+          mark(st->body);
+        }
+      };
+      mark(s.body);
+      for (const ast::Stmt* first = s.body.empty() ? nullptr : s.body.front().get(); first;
+           first = (first->kind == SK::Block || first->kind == SK::Atomic) && !first->body.empty()
+                       ? first->body.front().get()
+                       : nullptr)
+        for (auto& l : first->labels) cfa_.locs[cfa_.labelLoc.at(l)].atomic = false;
       return end;
     }
     case SK::If: {

@@ -30,6 +30,7 @@ bool Checker::run() {
     if (c->init) checkProcSignature(*c->init, c.get());
     for (auto& m : c->methods) checkProcSignature(*m, c.get());
   }
+  gatherProcessLabels();  // so a process may name a label of a process declared later
   for (auto& c : prog_.classes) checkClass(*c);
   for (auto& p : prog_.procs) checkProcBody(*p, nullptr);
   for (auto& p : prog_.processes) checkProcess(*p);
@@ -50,8 +51,16 @@ bool Checker::run() {
 bool Checker::checkStandalone(ast::Expr& e) {
   declareGlobals();
   for (auto& c : prog_.consts) globals_[c.name].type = resolveType(c.type.get());
+  gatherProcessLabels();
+  inGlobalProperty_ = true;
+  checkCond(e, "invariant");
+  return !diags_.hasErrors();
+}
+
+void Checker::gatherProcessLabels() {
   for (auto& p : prog_.processes) {
     auto& labels = processLabels_[p->name];
+    labels.clear();
     std::function<void(std::vector<ast::StmtPtr>&)> gather = [&](std::vector<ast::StmtPtr>& body) {
       for (auto& s : body) {
         labels.insert(labels.end(), s->labels.begin(), s->labels.end());
@@ -60,9 +69,6 @@ bool Checker::checkStandalone(ast::Expr& e) {
     };
     gather(p->body);
   }
-  inGlobalProperty_ = true;
-  checkCond(e, "invariant");
-  return !diags_.hasErrors();
 }
 
 void Checker::declare(const std::string& name, GlobalSym sym) {
@@ -252,7 +258,6 @@ void Checker::checkProcess(ast::ProcessDecl& p) {
   p.vars.clear();
   scopes_.emplace_back();
   collectLabels(p.body);
-  processLabels_[p.name] = {ctx.labels.begin(), ctx.labels.end()};
   checkBlock(p.body);
   scopes_.pop_back();
   body_ = nullptr;

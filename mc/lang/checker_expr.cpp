@@ -198,6 +198,12 @@ TypeRef Checker::checkExpr(ast::Expr& e, TypeRef expected) {
       return e.type = elem ? types_.arrayOf(elem, -1) : nullptr;
     }
     case EK::NewObject: {
+      if (!allowNewObject_) {
+        error(e.loc,
+              "'new " + e.name + "(...)' must be the whole right-hand side of an assignment");
+        return e.type = nullptr;
+      }
+      allowNewObject_ = false;  // not inside its own arguments
       auto g = lookupGlobal(e.name);
       if (!g || g->kind != GlobalSym::Kind::Class) {
         error(e.loc, "unknown class '" + e.name + "'");
@@ -289,6 +295,13 @@ TypeRef Checker::checkUnary(ast::Expr& e, TypeRef expected) {
   ast::Expr& a = *e.args[0];
   switch (e.unop) {
     case ast::UnOp::Neg: {
+      if (isIntLiteral(a) && expected && expected->isBitVector()) {
+        // `-2147483648` fits i32 though `2147483648` does not: coerce the negation as a whole.
+        checkExpr(a, nullptr);
+        e.type = a.type;
+        coerce(e, expected, "literal");
+        return e.type;
+      }
       TypeRef t = checkExpr(a, expected);
       if (t && !t->isIntegral()) {
         error(e.loc, "operator '-' expects an integer operand, got '" + typeToString(t) + "'");

@@ -45,6 +45,7 @@ class Checker {
  private:
   // --- declarations (checker_decls.cpp)
   void declareGlobals();
+  void gatherProcessLabels();
   void declare(const std::string& name, GlobalSym sym);
   void checkConst(ast::ConstDecl& c);
   void checkGlobalVar(ast::GlobalVarDecl& g, ast::VarScope scope, uint32_t index,
@@ -99,7 +100,9 @@ class Checker {
   std::map<std::string, GlobalSym> globals_;
   std::vector<std::map<std::string, ast::VarInfo*>> scopes_;  // innermost last
   BodyCtx* body_ = nullptr;
-  bool inGlobalProperty_ = false;  // invariants may mention processes
+  bool inGlobalProperty_ = false;
+  bool allowNewObject_ =
+      false;  // `new C(...)` only as a whole right-hand side  // invariants may mention processes
   // Purity: which procedures write state, which they call, and calls inside expressions.
   std::map<ast::ProcDecl*, bool> writesState_;
   std::map<ast::ProcDecl*, std::set<ast::ProcDecl*>> callsProcs_;

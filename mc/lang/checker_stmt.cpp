@@ -256,7 +256,12 @@ void Checker::checkPremise(ast::Expr& e) {
 }
 
 TypeRef Checker::checkCallStmt(ast::Expr& call, TypeRef expected) {
-  if (call.kind == EK::NewObject) return checkExpr(call, expected);
+  if (call.kind == EK::NewObject) {
+    allowNewObject_ = true;
+    TypeRef t = checkExpr(call, expected);
+    allowNewObject_ = false;
+    return t;
+  }
   // A procedure or method in statement position is a call step; anything else is an expression.
   if (!lookupLocal(call.name)) {
     if (body_ && body_->cls) {
@@ -282,7 +287,7 @@ TypeRef Checker::checkCallStmt(ast::Expr& call, TypeRef expected) {
       return call.type;
     }
   }
-  return checkCall(call, expected, true);
+  return call.type = checkCall(call, expected, true);
 }
 
 }  // namespace tandem::check

@@ -1,103 +1,165 @@
 #include "mc/search/state_store.h"
 
+#define XXH_INLINE_ALL  // the hash of a short state is a few instructions: let them inline
 #include <xxhash.h>
+
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cassert>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 namespace tandem::search {
 
 namespace {
 constexpr size_t kChunkSize = size_t{1} << 26;
+constexpr uint64_t kPosMask = (uint64_t{1} << 40) - 1;
 
 size_t varintSize(size_t n) {
   size_t k = 1;
   while (n >= 0x80) n >>= 7, ++k;
   return k;
 }
-}  // namespace
 
-StateStore::StateStore() {
-  table_.assign(size_t{1} << 16, 0);
-  mask_ = table_.size() - 1;
-}
-
-std::string_view StateStore::get(Id id) const {
-  uint64_t off = offsets_[id];
-  const char* p = chunks_[off >> kChunkBits].get() + (off & (kChunkSize - 1));
-  size_t len = 0;
+// A record: the id (4 bytes), the length (varint), the bytes.
+const char* readLength(const char* p, size_t& len) {
+  len = 0;
   for (int shift = 0;; shift += 7) {
     auto c = static_cast<uint8_t>(*p++);
     len |= static_cast<size_t>(c & 0x7f) << shift;
-    if (!(c & 0x80)) break;
+    if (!(c & 0x80)) return p;
   }
+}
+}  // namespace
+
+void StateStore::Free::operator()(void* p) const noexcept { std::free(p); }
+
+template <typename T>
+StateStore::Buffer<T> StateStore::allocate(size_t n, bool zero) {
+  constexpr size_t kHuge = size_t{1} << 21;
+  const bool huge = n * sizeof(T) >= kHuge;
+  const size_t align = huge ? kHuge : 64;
+  size_t bytes = (n * sizeof(T) + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, bytes);
+  if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  if (huge) madvise(p, bytes, MADV_HUGEPAGE);  // only advice: without it, lookups are slower
+#endif
+  if (zero) std::memset(p, 0, bytes);
+  return Buffer<T>(static_cast<T*>(p));
+}
+
+StateStore::StateStore() {
+  tableSize_ = size_t{1} << 16;
+  table_ = allocate<uint64_t>(tableSize_, true);
+  mask_ = tableSize_ - 1;
+}
+
+std::string_view StateStore::bytesAt(uint64_t pos) const {
+  size_t len = 0;
+  const char* p = readLength(at(pos) + sizeof(Id), len);
   return {p, len};
 }
 
-bool StateStore::equalAt(Id id, std::string_view s) const {
-  auto stored = get(id);
-  return stored.size() == s.size() && std::memcmp(stored.data(), s.data(), s.size()) == 0;
+uint64_t StateStore::nextRecord(uint64_t pos) const {
+  auto s = bytesAt(pos);
+  uint64_t end = static_cast<uint64_t>(s.data() + s.size() - chunks_[pos >> kChunkBits].get());
+  uint64_t chunk = pos >> kChunkBits;
+  // A record that did not fit opened the next chunk.
+  if (end == chunkUsed_[chunk]) return (chunk + 1) << kChunkBits;
+  return (chunk << kChunkBits) | end;
+}
+
+std::string_view StateStore::get(Id id) const {
+  uint64_t pos = sparse_[id / kSparse];
+  for (Id k = id % kSparse; k > 0; --k) pos = nextRecord(pos);
+  return bytesAt(pos);
 }
 
 void StateStore::grow() {
-  std::vector<uint32_t> bigger(table_.size() * 2, 0);
-  size_t mask = bigger.size() - 1;
-  for (Id id = 0; id < offsets_.size(); ++id) {
-    // Only 32 hash bits are kept; the slot order needs no more than the table size.
-    size_t h = XXH3_64bits(get(id).data(), get(id).size());
+  size_t size = tableSize_ * 2;
+  Buffer<uint64_t> bigger = allocate<uint64_t>(size, true);
+  size_t mask = size - 1;
+  uint64_t pos = 0;  // records in id order, sequentially through the arena
+  for (Id id = 0; id < parents_.size(); ++id) {
+    if (id > 0) pos = nextRecord(pos);
+    auto s = bytesAt(pos);
+    uint64_t h = XXH3_64bits(s.data(), s.size());
     for (size_t i = h & mask;; i = (i + 1) & mask)
       if (bigger[i] == 0) {
-        bigger[i] = id + 1;
+        bigger[i] = (h >> 40) << 40 | (pos + 1);
         break;
       }
   }
-  table_.swap(bigger);
+  table_ = std::move(bigger);
+  tableSize_ = size;
   mask_ = mask;
 }
 
-StateStore::Insert StateStore::insert(std::string_view s, Id parent) {
-  uint64_t h = XXH3_64bits(s.data(), s.size());
-  auto h32 = static_cast<uint32_t>(h);
+uint64_t StateStore::hash(std::string_view s) { return XXH3_64bits(s.data(), s.size()); }
+
+void StateStore::prefetchState(uint64_t h) const {
+  for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+    uint64_t e = table_[i];
+    if (e == 0) return;
+    if (e >> 40 == h >> 40) {
+      __builtin_prefetch(at((e & kPosMask) - 1));
+      return;
+    }
+  }
+}
+
+StateStore::Insert StateStore::insert(std::string_view s, Id parent, uint64_t h) {
+  uint64_t tag = h >> 40;
   size_t i = h & mask_;
   for (;; i = (i + 1) & mask_) {
-    uint32_t slot = table_[i];
-    if (slot == 0) break;
-    Id id = slot - 1;
-    if (hashes_[id] == h32 && equalAt(id, s)) return {id, false};
+    uint64_t e = table_[i];
+    if (e == 0) break;
+    if (e >> 40 != tag) continue;
+    uint64_t pos = (e & kPosMask) - 1;
+    auto stored = bytesAt(pos);
+    if (stored.size() == s.size() &&
+        (s.empty() || std::memcmp(stored.data(), s.data(), s.size()) == 0)) {
+      Id id;
+      std::memcpy(&id, at(pos), sizeof id);
+      return {id, false};
+    }
   }
-  if (offsets_.size() >= UINT32_MAX - 1)
+  if (parents_.size() >= UINT32_MAX - 1)
     throw std::length_error("state store is full (2^32 states)");
-  size_t need = varintSize(s.size()) + s.size();
+  size_t need = sizeof(Id) + varintSize(s.size()) + s.size();
   assert(need <= kChunkSize && "a state larger than an arena chunk");
-  if (chunks_.empty() || chunkUsed_ + need > chunkCap_) {
+  if (chunks_.empty() || chunkUsed_.back() + need > chunkCap_) {
     chunkCap_ = std::min(kChunkSize, std::max<size_t>(chunkCap_ * 2, size_t{1} << 16));
     while (chunkCap_ < need) chunkCap_ *= 2;
-    chunks_.push_back(std::make_unique<char[]>(chunkCap_));
-    arenaFull_ += chunkUsed_;
-    chunkUsed_ = 0;
+    chunks_.push_back(allocate<char>(chunkCap_, false));  // untouched pages stay unmapped
+    chunkUsed_.push_back(0);
   }
-  char* p = chunks_.back().get() + chunkUsed_;
-  uint64_t off = (uint64_t{chunks_.size() - 1} << kChunkBits) | chunkUsed_;
+  uint64_t pos = (uint64_t{chunks_.size() - 1} << kChunkBits) | chunkUsed_.back();
+  assert(pos + 1 <= kPosMask && "the arena outgrew the table's position bits");
+  auto id = static_cast<Id>(parents_.size());
+  char* p = chunks_.back().get() + chunkUsed_.back();
+  std::memcpy(p, &id, sizeof id);
+  p += sizeof id;
   size_t n = s.size();
   while (n >= 0x80) *p++ = static_cast<char>((n & 0x7f) | 0x80), n >>= 7;
   *p++ = static_cast<char>(n);
-  std::memcpy(p, s.data(), s.size());
-  chunkUsed_ += need;
-  auto id = static_cast<Id>(offsets_.size());
-  offsets_.push_back(off);
-  hashes_.push_back(h32);
+  if (!s.empty()) std::memcpy(p, s.data(), s.size());  // an empty view may have no data
+  chunkUsed_.back() += need;
+  arenaBytes_ += need;
+  if (id % kSparse == 0) sparse_.push_back(pos);
   parents_.push_back(parent);
-  table_[i] = id + 1;
-  if (offsets_.size() * 2 > table_.size()) grow();
+  table_[i] = tag << 40 | (pos + 1);
+  if (parents_.size() * 10 > tableSize_ * 7) grow();  // load factor at most 0.7
   return {id, true};
 }
 
 size_t StateStore::memoryBytes() const {
-  size_t arena = arenaFull_ + chunkUsed_;
-  return arena + offsets_.capacity() * 8 + hashes_.capacity() * 4 + parents_.capacity() * 4 +
-         table_.size() * 4;
+  return arenaBytes_ + sparse_.capacity() * 8 + parents_.capacity() * 4 + tableSize_ * 8 +
+         chunkUsed_.capacity() * 8 + chunks_.capacity() * 8;
 }
 
 }  // namespace tandem::search

@@ -1,6 +1,8 @@
 // The visited set: exact (every state's bytes are kept and compared), with a parent pointer per
-// state for counterexamples. States live in an arena of large chunks (no allocation per state);
-// an open-addressing table of state ids finds them by their XXH3 hash.
+// state for counterexamples. States live in an arena of large chunks (no allocation per state),
+// each record holding its id, its length and its bytes; an open-addressing table of arena
+// positions, tagged with hash bits, finds them by their XXH3 hash. A lookup touches the table
+// and (on a tag match) the record: two cache misses, where the state is found or added.
 #pragma once
 
 #include <cstdint>
@@ -21,27 +23,47 @@ class StateStore {
 
   StateStore();
   // Adds a state unless an equal one is stored; `parent` is recorded for a new state only.
-  Insert insert(std::string_view state, Id parent);
+  Insert insert(std::string_view state, Id parent) { return insert(state, parent, hash(state)); }
+  // The same in steps, so that a caller holding several states overlaps their cache misses:
+  // hash and prefetch each, then insert each with its hash.
+  static uint64_t hash(std::string_view state);
+  void prefetch(uint64_t hash) const { __builtin_prefetch(&table_[hash & mask_]); }
+  // Once the table slot is cached: prefetches the stored state the lookup will compare with.
+  void prefetchState(uint64_t hash) const;
+  Insert insert(std::string_view state, Id parent, uint64_t hash);
   std::string_view get(Id id) const;
   Id parent(Id id) const { return parents_[id]; }
-  size_t size() const { return offsets_.size(); }
+  size_t size() const { return parents_.size(); }
   // Bytes held by the store (arena, table, per-state arrays): for bytes-per-state figures.
   size_t memoryBytes() const;
 
  private:
-  static constexpr size_t kChunkBits = 26;  // 64 MiB chunks
+  static constexpr size_t kChunkBits = 26;  // chunks start small and double up to 64 MiB
+  static constexpr unsigned kPosBits = 40;  // a table entry: hash tag << 40 | (position + 1)
+  static constexpr Id kSparse = 16;         // the arena position of every 16th id is kept
+  const char* at(uint64_t pos) const {
+    return chunks_[pos >> kChunkBits].get() + (pos & ((uint64_t{1} << kChunkBits) - 1));
+  }
+  std::string_view bytesAt(uint64_t pos) const;
+  uint64_t nextRecord(uint64_t pos) const;  // the position of the record after the one at pos
   void grow();
-  bool equalAt(Id id, std::string_view s) const;
-  std::vector<std::unique_ptr<char[]>> chunks_;
-  size_t chunkUsed_ = 0;
-  size_t chunkCap_ = 0;
-  size_t arenaFull_ = 0;  // bytes used in the chunks before the current one  // chunks start small
-                          // and double up to 64 MiB
-  std::vector<uint64_t> offsets_;  // per id: chunk << kChunkBits | position
-  std::vector<uint32_t> hashes_;   // per id: low 32 bits of the hash (cheap rejects, rehash)
+  // Memory from aligned_alloc, advised to use huge pages: the table and the arena are read at
+  // random, and 4 KiB pages would cost a TLB miss on almost every lookup.
+  struct Free {
+    void operator()(void* p) const noexcept;
+  };
+  template <typename T>
+  using Buffer = std::unique_ptr<T[], Free>;
+  template <typename T>
+  static Buffer<T> allocate(size_t n, bool zero);
+  std::vector<Buffer<char>> chunks_;
+  std::vector<size_t> chunkUsed_;  // bytes used in each chunk
+  size_t chunkCap_ = 0;            // size of the last chunk
+  size_t arenaBytes_ = 0;
+  std::vector<uint64_t> sparse_;  // arena position of ids 0, kSparse, 2 * kSparse, ...
   std::vector<Id> parents_;
-  std::vector<uint32_t> table_;  // id + 1, 0 = empty
-  size_t mask_ = 0;
+  Buffer<uint64_t> table_;  // 0 = empty
+  size_t tableSize_ = 0, mask_ = 0;
 };
 
 }  // namespace tandem::search

@@ -1,0 +1,186 @@
+// `tandem check --entry P` on an open system with inputs: symbolic execution (mc/symbolic). An
+// error is reported only once its inputs replay to it in the reference evaluator; `verified`
+// only when every path ended, no bound cut one and the solver never answered unknown.
+#include <ostream>
+
+#include "mc/cli/check_setup.h"
+#include "mc/cli/symbolic_commands.h"
+#include "mc/cli/trace_format.h"
+#include "mc/smt/smt_error.h"
+#include "mc/smt/solver_factory.h"
+
+namespace tandem::cli {
+
+namespace symbolic_cli {
+
+std::optional<symbolic::ExploreOptions> exploreOptions(const Options& o, const ir::Program& p,
+                                                       std::ostream& err) {
+  auto tracked = trackedKinds(o, err);
+  if (!tracked) return std::nullopt;
+  symbolic::ExploreOptions eo;
+  eo.entry = p.findCfaId(o.entry, ir::CfaKind::Proc);
+  if (o.entry.empty() || eo.entry == ir::kNone) {
+    err << "tandem: error: no procedure '" << o.entry << "' in " << o.file << "\n";
+    return std::nullopt;
+  }
+  if (p.isClosed() || !p.invariants.empty() || !o.invariants.empty()) {
+    err << "tandem: error: symbolic execution of closed systems and of invariants is not "
+           "implemented yet\n";
+    return std::nullopt;
+  }
+  eo.tracked = *tracked;
+  eo.search = o.search;
+  eo.seed = o.seed;
+  eo.maxDepth = o.maxDepth;
+  eo.maxStates = o.maxStates;
+  eo.timeoutSeconds = o.timeout;
+  return eo;
+}
+
+std::unique_ptr<smt::Solver> makeSolver(const Options& o, const ir::Program& p, std::ostream& err) {
+  auto backend = smt::parseBackend(o.solver);
+  if (!backend) {
+    err << "tandem: error: unknown solver '" << o.solver << "' (z3, cvc5)\n";
+    return nullptr;
+  }
+  smt::SolverOptions so;
+  so.backend = *backend;
+  so.timeoutMs = static_cast<unsigned>(o.solverTimeoutMs);
+  so.logPath = o.smtLog;
+  so.crossCheck = o.solverCrossCheck;
+  so.report = &err;
+  try {
+    return smt::makeSolver(so, smt::programNaming(p));
+  } catch (const smt::SmtError& e) {
+    err << "tandem: error: " << e.what() << "\n";
+    return nullptr;
+  }
+}
+
+std::vector<TraceStep> replayTrace(const ir::Program& p, const symbolic::Replay& r,
+                                   const symbolic::PathEnd& end) {
+  std::vector<TraceStep> steps;
+  for (size_t i = 0; i < end.path.size() && i < r.states.size(); ++i) {
+    const exec::State& before = r.states[i];
+    TraceStep ts;
+    ts.step = i;
+    ts.label = p.locName(before.threads[0].top().pc);
+    ts.statement = p.edges[end.path[i]].text;
+    const exec::State& after = i + 1 < r.states.size() ? r.states[i + 1] : before;
+    auto a = stateValues(p, before), b = stateValues(p, after);
+    for (auto& [k, v] : b)
+      if (a[k] != v) ts.changed[k] = v;
+    ts.state = stateJson(p, after);
+    steps.push_back(std::move(ts));
+  }
+  return steps;
+}
+
+nlohmann::json inputsJson(const symbolic::PathEnd& end) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, v] : end.inputs) {
+    if (v.isIntegral() && v.toBigInt().toInt64())
+      j[name] = *v.toBigInt().toInt64();
+    else if (v.kind() == exec::ValueKind::Bool)
+      j[name] = v.asBool();
+    else
+      j[name] = v.toString();
+  }
+  return j;
+}
+
+}  // namespace symbolic_cli
+
+int runSymbolicCheck(const Options& o, const ir::Program& p, Io io) {
+  auto eo = symbolic_cli::exploreOptions(o, p, io.err);
+  if (!eo) return 2;
+  exec::NativeRegistry natives;
+  if (!checkNatives(p, natives, io.err)) return 2;
+  auto solver = symbolic_cli::makeSolver(o, p, io.err);
+  if (!solver) return 2;
+  exec::Evaluator ev(p, natives);
+  symbolic::ExploreResult r;
+  try {
+    r = symbolic::exploreSymbolic(p, ev, *solver, *eo);
+  } catch (const symbolic::NotImplemented& e) {
+    io.err << "tandem: error: " << e.what() << "\n";
+    return 2;
+  } catch (const smt::SmtError& e) {
+    io.err << "tandem: error: solver failure: " << e.what() << "\n";
+    return 2;
+  }
+
+  Report rep;
+  rep.command = "check";
+  rep.file = o.file;
+  switch (r.outcome) {
+    case symbolic::Outcome::Complete:
+      rep.verdict = Verdict::Verified;
+      break;
+    case symbolic::Outcome::Incomplete:
+      rep.verdict = Verdict::Unknown;
+      rep.reason = r.reason;
+      break;
+    case symbolic::Outcome::ErrorFound: {
+      const symbolic::PathEnd& end = r.ends.back();
+      symbolic::Replay rp = symbolic::replayPath(ev, eo->entry, end);
+      if (!rp.followed) {
+        rep.verdict = Verdict::Unknown;
+        if (end.usesUninterpreted) {
+          rep.reason =
+              "the error path depends on calls treated as uninterpreted functions and "
+              "its inputs do not reach it concretely (" +
+              rp.problem + ")";
+        } else {
+          io.err << "tandem: INTERNAL ERROR: the symbolic counterexample did not replay in the "
+                    "reference evaluator ("
+                 << rp.problem << "); please report this bug\n";
+          rep.reason = "internal error: counterexample replay failed: " + rp.problem;
+        }
+        break;
+      }
+      rep.verdict = Verdict::Error;
+      ErrorInfo e;
+      e.kind = ir::errorKindName(rp.error->kind);
+      e.message = rp.error->message;
+      e.line = rp.error->loc.line;
+      e.trace = symbolic_cli::replayTrace(p, rp, end);
+      e.label = p.locName(rp.states.back().threads[0].top().pc);
+      rep.error = std::move(e);
+      rep.extra["inputs"] = symbolic_cli::inputsJson(end);
+      break;
+    }
+  }
+  rep.stats["states"] = r.states;
+  rep.stats["paths"] = r.paths;
+  rep.stats["depth"] = r.maxDepth;
+  rep.stats["solver_queries"] = r.solverQueries;
+  rep.stats["solver_unknown"] = r.unknownAnswers;
+  rep.stats["time_s"] = r.seconds;
+  rep.extra["search"] = o.search;
+  rep.extra["engine"] = "symbolic";
+  rep.extra["solver"] = o.solver;
+  if (o.json) {
+    printJson(io.out, rep);
+    return exitCode(rep.verdict);
+  }
+  io.out << "verdict: " << verdictName(rep.verdict);
+  if (!rep.reason.empty()) io.out << " (" << rep.reason << ")";
+  io.out << "\n";
+  if (rep.error) {
+    io.out << "error: " << rep.error->kind << " at " << rep.error->label;
+    if (rep.error->line) io.out << " (line " << rep.error->line << ")";
+    if (!rep.error->message.empty()) io.out << ": " << rep.error->message;
+    io.out << "\ninputs: " << rep.extra["inputs"].dump() << "\n";
+    if (o.trace)
+      printTrace(io.out, rep.error->trace);
+    else
+      io.out << "(" << rep.error->trace.size() << " steps; --trace prints them)\n";
+  }
+  io.out << r.states << " symbolic states, " << r.paths << " paths, " << r.solverQueries
+         << " solver queries, " << r.seconds << " s\n";
+  if (o.stats) io.out << rep.stats.dump(2) << "\n";
+  return exitCode(rep.verdict);
+}
+
+}  // namespace tandem::cli

@@ -1,0 +1,37 @@
+// The commands that run the symbolic executor (mc/symbolic): `check --entry P` on an open system
+// with inputs, and `testgen --entry P --solving classic`.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mc/cli/commands.h"
+#include "mc/cli/report.h"
+#include "mc/smt/solver.h"
+#include "mc/symbolic/replay.h"
+#include "mc/symbolic/sym_state.h"
+
+namespace tandem::cli {
+
+int runSymbolicCheck(const Options& o, const ir::Program& p, Io io);
+int runTestgenCommand(const Options& o, const ir::Program& p, Io io);
+
+// Shared by the two commands (defined in cmd_check_symbolic.cpp).
+namespace symbolic_cli {
+// Entry, bounds, search and tracked kinds; nullopt after printing a usage error.
+std::optional<symbolic::ExploreOptions> exploreOptions(const Options& o, const ir::Program& p,
+                                                       std::ostream& err);
+// The solver chain of --solver, --solver-timeout-ms, --smt-log, --solver-cross-check; null after
+// printing an error.
+std::unique_ptr<smt::Solver> makeSolver(const Options& o, const ir::Program& p, std::ostream& err);
+// Report trace steps of a concrete replay (the error step last, with the state before it).
+std::vector<TraceStep> replayTrace(const ir::Program& p, const symbolic::Replay& r,
+                                   const symbolic::PathEnd& end);
+nlohmann::json inputsJson(const symbolic::PathEnd& end);
+}  // namespace symbolic_cli
+
+}  // namespace tandem::cli

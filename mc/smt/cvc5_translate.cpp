@@ -1,0 +1,159 @@
+#include "mc/smt/cvc5_translate.h"
+
+#include <string>
+
+#include "mc/smt/encoder.h"
+
+namespace tandem::smt {
+
+namespace {
+
+struct Cvc5Builder {
+  using Term = cvc5::Term;
+  using Fun = cvc5::Term;
+
+  cvc5::Solver& s;
+
+  cvc5::Sort scalar(ScalarSort k) {
+    switch (k) {
+      case ScalarSort::Bool:
+        return s.getBooleanSort();
+      case ScalarSort::Int:
+        return s.getIntegerSort();
+      default:
+        return s.mkBitVectorSort(bvWidthOf(k));
+    }
+  }
+  cvc5::Sort sort(SmtSort k) {
+    return k.array ? s.mkArraySort(s.getIntegerSort(), scalar(k.elem)) : scalar(k.elem);
+  }
+
+  Term boolVal(bool b) { return s.mkBoolean(b); }
+  Term intVal(const BigInt& v) { return s.mkInteger(v.toString()); }
+  Term bvVal(int64_t v, unsigned width) {
+    uint64_t bits = static_cast<uint64_t>(v);
+    if (width < 64) bits &= (uint64_t{1} << width) - 1;
+    return s.mkBitVector(width, bits);
+  }
+  Term constant(const std::string& name, SmtSort k) { return s.mkConst(sort(k), name); }
+  Term constArray(ScalarSort elem, const Term& fill) {
+    return s.mkConstArray(s.mkArraySort(s.getIntegerSort(), scalar(elem)), fill);
+  }
+  Fun function(const std::string& name, const std::vector<ScalarSort>& domain, ScalarSort range) {
+    std::vector<cvc5::Sort> d;
+    for (ScalarSort k : domain) d.push_back(scalar(k));
+    return s.mkConst(s.mkFunctionSort(d, scalar(range)), name);
+  }
+  Term apply(const Fun& f, const std::vector<Term>& args) {
+    std::vector<Term> v{f};
+    v.insert(v.end(), args.begin(), args.end());
+    return s.mkTerm(cvc5::APPLY_UF, v);
+  }
+  // cvc5 binds fresh variables, not constants: substitute them into the body.
+  Term forall(const std::vector<Term>& consts, const Term& body) {
+    std::vector<Term> vars;
+    for (const Term& c : consts)
+      vars.push_back(s.mkVar(c.getSort(), c.hasSymbol() ? c.getSymbol() : std::string("x")));
+    return s.mkTerm(cvc5::FORALL,
+                    {s.mkTerm(cvc5::VARIABLE_LIST, vars), body.substitute(consts, vars)});
+  }
+
+  Term op(SmtOp op, const std::vector<Term>& a, unsigned param = 0) {
+    switch (op) {
+      case SmtOp::Not:
+        return s.mkTerm(cvc5::NOT, a);
+      case SmtOp::And:
+        return s.mkTerm(cvc5::AND, a);
+      case SmtOp::Or:
+        return s.mkTerm(cvc5::OR, a);
+      case SmtOp::Implies:
+        return s.mkTerm(cvc5::IMPLIES, a);
+      case SmtOp::Ite:
+        return s.mkTerm(cvc5::ITE, a);
+      case SmtOp::Eq:
+        return s.mkTerm(cvc5::EQUAL, a);
+      case SmtOp::Neg:
+        return s.mkTerm(cvc5::NEG, a);
+      case SmtOp::Add:
+        return s.mkTerm(cvc5::ADD, a);
+      case SmtOp::Sub:
+        return s.mkTerm(cvc5::SUB, a);
+      case SmtOp::Mul:
+        return s.mkTerm(cvc5::MULT, a);
+      case SmtOp::IntDiv:
+        return s.mkTerm(cvc5::INTS_DIVISION, a);
+      case SmtOp::IntMod:
+        return s.mkTerm(cvc5::INTS_MODULUS, a);
+      case SmtOp::Lt:
+        return s.mkTerm(cvc5::LT, a);
+      case SmtOp::Le:
+        return s.mkTerm(cvc5::LEQ, a);
+      case SmtOp::Gt:
+        return s.mkTerm(cvc5::GT, a);
+      case SmtOp::Ge:
+        return s.mkTerm(cvc5::GEQ, a);
+      case SmtOp::BvNeg:
+        return s.mkTerm(cvc5::BITVECTOR_NEG, a);
+      case SmtOp::BvAdd:
+        return s.mkTerm(cvc5::BITVECTOR_ADD, a);
+      case SmtOp::BvSub:
+        return s.mkTerm(cvc5::BITVECTOR_SUB, a);
+      case SmtOp::BvMul:
+        return s.mkTerm(cvc5::BITVECTOR_MULT, a);
+      case SmtOp::BvSdiv:
+        return s.mkTerm(cvc5::BITVECTOR_SDIV, a);
+      case SmtOp::BvSrem:
+        return s.mkTerm(cvc5::BITVECTOR_SREM, a);
+      case SmtOp::BvSlt:
+        return s.mkTerm(cvc5::BITVECTOR_SLT, a);
+      case SmtOp::BvSle:
+        return s.mkTerm(cvc5::BITVECTOR_SLE, a);
+      case SmtOp::BvSgt:
+        return s.mkTerm(cvc5::BITVECTOR_SGT, a);
+      case SmtOp::BvSge:
+        return s.mkTerm(cvc5::BITVECTOR_SGE, a);
+      case SmtOp::Select:
+        return s.mkTerm(cvc5::SELECT, a);
+      case SmtOp::Store:
+        return s.mkTerm(cvc5::STORE, a);
+      case SmtOp::IntToBv:
+        return s.mkTerm(s.mkOp(cvc5::INT_TO_BITVECTOR, {param}), a);
+      case SmtOp::BvToNat:
+        return s.mkTerm(cvc5::BITVECTOR_TO_NAT, a);
+      case SmtOp::SignExtend:
+        return s.mkTerm(s.mkOp(cvc5::BITVECTOR_SIGN_EXTEND, {param}), a);
+      case SmtOp::Extract:
+        return s.mkTerm(s.mkOp(cvc5::BITVECTOR_EXTRACT, {param, 0}), a);
+    }
+    throw SmtError("cvc5: unknown SMT operator");
+  }
+};
+
+}  // namespace
+
+struct Cvc5Translator::Impl {
+  Impl(cvc5::Solver& s, TermNaming n) : naming(std::move(n)), builder{s}, enc(builder, naming) {}
+  TermNaming naming;
+  Cvc5Builder builder;
+  Encoder<Cvc5Builder> enc;
+};
+
+Cvc5Translator::Cvc5Translator(cvc5::Solver& termFactory, TermNaming naming)
+    : impl_(std::make_unique<Impl>(termFactory, std::move(naming))) {}
+Cvc5Translator::~Cvc5Translator() = default;
+
+cvc5::Term Cvc5Translator::term(ExprRef e) { return impl_->enc.term(e); }
+std::optional<cvc5::Term> Cvc5Translator::length(ExprRef e) { return impl_->enc.encode(e).length; }
+cvc5::Term Cvc5Translator::selectAt(ExprRef array, const BigInt& index) {
+  return impl_->enc.selectAt(array, index);
+}
+std::vector<cvc5::Term> Cvc5Translator::sideConstraints(std::span<const ExprRef> roots) {
+  std::vector<cvc5::Term> out;
+  impl_->enc.sideConstraints(roots, out);
+  return out;
+}
+Quantified<cvc5::Term> Cvc5Translator::mkForall(std::span<const ExprRef> vars, ExprRef body) {
+  return impl_->enc.forall(vars, body);
+}
+
+}  // namespace tandem::smt

@@ -1,0 +1,110 @@
+#include "mc/smt/minimize_model.h"
+
+#include "mc/smt/smt_error.h"
+
+namespace tandem::smt {
+
+namespace {
+
+class Minimizer {
+ public:
+  Minimizer(Solver& s, ExprManager& em) : s_(s), em_(em) {}
+
+  // Checks the assertions; on sat, the model to improve.
+  CheckResult start() {
+    CheckResult r = s_.check();
+    if (r.isSat()) model_ = s_.model();
+    return r;
+  }
+
+  // Pins `t` to its least value (asserting in the current scope); `model_` stays a model of the
+  // assertions and of every pin so far.
+  void pin(ExprRef t) {
+    if (t->type->kind == TypeKind::Array) t = em_.mk(Op::Len, em_.types().intType(), {t});
+    if (t->type->kind == TypeKind::Bool) {
+      const bool holds = value(t).sign() != 0;
+      s_.add(holds && !trySat(em_.mkNot(t)) ? t : em_.mkNot(t));
+      return;
+    }
+    if (!t->type->isIntegral() && t->type->kind != TypeKind::Enum)
+      throw SmtError("minimizeModel: cannot minimise a value of type " + typeToString(t->type));
+    // Invariant: |t| <= hi holds in model_; |t| < lo is unsatisfiable (or unknown).
+    BigInt lo(0), hi = value(t).abs();
+    for (BigInt b(0); b < hi; b = b.sign() == 0 ? BigInt(1) : b * BigInt(2)) {
+      if (trySat(atMost(t, b))) {
+        hi = value(t).abs();
+        break;
+      }
+      lo = b + BigInt(1);
+    }
+    while (lo < hi) {
+      const BigInt mid = lo + BigInt::div(hi - lo, BigInt(2));
+      if (trySat(atMost(t, mid)))
+        hi = value(t).abs();
+      else
+        lo = mid + BigInt(1);
+    }
+    // Prefer the non-negative value; the current model may hold the other one.
+    const bool positive = t->type->kind == TypeKind::Enum || hi.sign() == 0 ||
+                          value(t).sign() > 0 || trySat(equals(t, hi));
+    s_.add(equals(t, positive ? hi : -hi));
+  }
+
+  std::optional<Model> model_;
+
+ private:
+  BigInt value(ExprRef t) const { return model_->evalInt(t).value_or(BigInt(0)); }
+
+  // Checks the assertions plus `extra` in a scope of its own; on sat the model is kept.
+  bool trySat(ExprRef extra) {
+    s_.push();
+    s_.add(extra);
+    CheckResult r = s_.check();
+    if (r.isSat()) model_ = s_.model();
+    s_.pop();
+    return r.isSat();
+  }
+
+  ExprRef constant(ExprRef t, const BigInt& v) {
+    if (t->type->kind == TypeKind::Enum)
+      return em_.enumConst(t->type, static_cast<uint32_t>(v.small()));
+    return em_.intConst(v, t->type);
+  }
+  ExprRef cmp(Op op, ExprRef a, ExprRef b) { return em_.mk(op, em_.types().boolType(), {a, b}); }
+
+  // |t| <= b, with the bound in t's type (a bit-vector bound beyond its range is no bound).
+  ExprRef atMost(ExprRef t, const BigInt& b) {
+    if (t->type->kind == TypeKind::Enum) return cmp(Op::Le, t, constant(t, b));
+    if (t->type->isBitVector() && !b.fitsIn(t->type->bitWidth())) return em_.trueExpr();
+    return em_.mkAnd(cmp(Op::Le, constant(t, -b), t), cmp(Op::Le, t, constant(t, b)));
+  }
+  ExprRef equals(ExprRef t, const BigInt& v) { return em_.mkEq(t, constant(t, v)); }
+
+  Solver& s_;
+  ExprManager& em_;
+};
+
+}  // namespace
+
+MinimizedModel minimizeModel(Solver& solver, ExprManager& exprs, std::span<const ExprRef> terms) {
+  const unsigned base = solver.level();
+  solver.push();
+  try {
+    Minimizer m(solver, exprs);
+    CheckResult r = m.start();
+    if (r.isSat()) {
+      for (ExprRef t : terms) m.pin(t);
+      // Every pin was checked satisfiable (or its model kept), so this only confirms; were it to
+      // answer unknown, the last model found is still a model of the assertions.
+      if (solver.check().isSat()) m.model_ = solver.model();
+    }
+    solver.pop(solver.level() - base);
+    if (!r.isSat()) return {r, std::nullopt};
+    return {r, std::move(m.model_)};
+  } catch (...) {
+    solver.pop(solver.level() - base);
+    throw;
+  }
+}
+
+}  // namespace tandem::smt

@@ -1,0 +1,87 @@
+#include "mc/smt/model_extract.h"
+
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "mc/smt/expr_support.h"
+
+namespace tandem::smt {
+
+namespace {
+
+// Kids before parents, each node once.
+std::vector<ExprRef> postOrder(std::span<const ExprRef> roots) {
+  std::vector<ExprRef> out;
+  std::unordered_set<ExprRef> seen;
+  std::vector<std::pair<ExprRef, bool>> stack;
+  for (ExprRef r : roots) stack.emplace_back(r, false);
+  while (!stack.empty()) {
+    auto [e, expanded] = stack.back();
+    stack.pop_back();
+    if (expanded) {
+      out.push_back(e);
+      continue;
+    }
+    if (!seen.insert(e).second) continue;
+    stack.emplace_back(e, true);
+    for (ExprRef k : e->kids)
+      if (!seen.count(k)) stack.emplace_back(k, false);
+  }
+  return out;
+}
+
+void extractLeaf(ExprRef e, ModelSource& source, Model& m) {
+  if (e->type->kind != TypeKind::Array) {
+    if (auto v = source.scalar(e)) m.setScalar(LeafKey::of(e), *v);
+    return;
+  }
+  ArrayValue a;
+  a.length = source.length(e).value_or(BigInt(0));
+  const int64_t n = a.length.sign() <= 0                       ? 0
+                    : a.length > BigInt(kMaxExtractedElements) ? kMaxExtractedElements
+                                                               : a.length.small();
+  for (int64_t i = 0; i < n; ++i)
+    if (auto v = source.element(e, BigInt(i))) a.elements[BigInt(i)] = *v;
+  m.setArray(LeafKey::of(e), std::move(a));
+}
+
+}  // namespace
+
+// Only leaves and the points themselves (selects from leaf arrays, applications, divisions by
+// zero) are read from the back end; their arguments are evaluated by Tandem's evaluator over what
+// is already extracted, which the post-order guarantees. So the recorded points are exactly the
+// ones the evaluator will look up, and the back end answers value queries only for terms of the
+// query's own vocabulary (cvc5's lazy bit-blaster aborts on some others).
+Model extractModel(std::span<const ExprRef> formulas, ModelSource& source) {
+  Model m;
+  for (ExprRef e : postOrder(formulas)) {
+    if (isLeaf(e)) {
+      extractLeaf(e, source, m);
+    } else if (e->op == Op::Select && isLeaf(e->kid(0))) {
+      const LeafKey key = LeafKey::of(e->kid(0));
+      auto index = m.evalInt(e->kid(1));
+      if (!index || !m.array(key)) continue;
+      auto v = source.scalar(e);
+      if (v) m.setElement(key, *index, *v);
+    } else if (e->op == Op::Call) {
+      std::vector<BigInt> args;
+      for (ExprRef k : e->kids) {
+        auto v = m.evalInt(k);
+        if (!v) break;
+        args.push_back(*v);
+      }
+      if (args.size() != e->kids.size()) continue;
+      if (auto r = source.scalar(e)) m.setCall(e->payload, std::move(args), *r);
+    } else if ((e->op == Op::Div || e->op == Op::Mod) && e->type->kind == TypeKind::Int) {
+      auto divisor = m.evalInt(e->kid(1));
+      if (!divisor || divisor->sign() != 0) continue;
+      auto dividend = m.evalInt(e->kid(0));
+      if (!dividend) continue;
+      if (auto r = source.scalar(e)) m.setDivByZero(e->op, *dividend, *r);
+    }
+  }
+  return m;
+}
+
+}  // namespace tandem::smt

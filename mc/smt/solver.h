@@ -1,0 +1,66 @@
+// The one solver interface of Tandem. Back ends (Z3, cvc5) and decorators (cache, independence
+// slicing, SMT-LIB log, cross-check) implement it; solver_factory.h assembles a chain.
+//
+// Formulas are bool-typed expressions; their leaves (Op::Symbol, Op::Var) are free constants and
+// their calls (Op::Call) uninterpreted functions. Assertions live in push scopes, so a
+// backtracking explorer pushes when it branches and pops when it backtracks.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "mc/expr/expr.h"
+#include "mc/smt/check_result.h"
+#include "mc/smt/model.h"
+#include "mc/smt/solver_stats.h"
+
+namespace tandem::smt {
+
+struct Capabilities {
+  bool incremental = false;  // push/pop keep learned facts instead of re-solving from scratch
+  bool quantifiers = false;  // the back end's translator offers mkForall
+  bool timeouts = false;     // setTimeout is honoured
+};
+
+class Solver {
+ public:
+  Solver() = default;
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+  virtual ~Solver() = default;
+
+  virtual std::string name() const = 0;  // e.g. "independence(cache(z3))"
+  virtual Capabilities capabilities() const = 0;
+
+  // Asserts a bool-typed formula in the current scope. Throws SmtUnsupported when the formula
+  // is outside the translation (then nothing is asserted) and SmtError when it is not a formula.
+  void add(ExprRef formula);
+  // Satisfiability of the assertions (and the assumptions, which hold for this check only).
+  CheckResult check() { return check(std::span<const ExprRef>{}); }
+  CheckResult check(std::span<const ExprRef> assumptions);
+  void push() { doPush(); }
+  void pop(unsigned levels = 1) { doPop(levels); }  // SmtError when popping below level 0
+  virtual unsigned level() const = 0;
+  // The model of the last check. Throws SmtError unless that check answered sat.
+  virtual const Model& model() const = 0;
+  // A limit for each later check, in milliseconds; 0 means none. A check that reaches it
+  // answers unknown with reason "timeout".
+  virtual void setTimeout(unsigned ms) = 0;
+  // This solver's check counts plus the counters of every layer below it.
+  SolverStats stats() const;
+
+ protected:
+  virtual void doAdd(ExprRef formula) = 0;
+  virtual CheckResult doCheck(std::span<const ExprRef> assumptions) = 0;
+  virtual void doPush() = 0;
+  virtual void doPop(unsigned levels) = 0;
+  // Adds the chain counters of this layer and the layers below.
+  virtual void addChainStats(SolverStats& into) const = 0;
+  // This layer's own check counts (the first group of SolverStats).
+  const SolverStats& ownStats() const { return own_; }
+
+ private:
+  SolverStats own_;
+};
+
+}  // namespace tandem::smt

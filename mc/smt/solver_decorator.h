@@ -1,0 +1,37 @@
+// Base of the solver decorators: forwards everything to the wrapped solver, so a decorator
+// overrides only what it changes.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "mc/smt/solver.h"
+
+namespace tandem::smt {
+
+class SolverDecorator : public Solver {
+ public:
+  Capabilities capabilities() const override { return inner_->capabilities(); }
+  unsigned level() const override { return inner_->level(); }
+  const Model& model() const override { return inner_->model(); }
+  void setTimeout(unsigned ms) override { inner_->setTimeout(ms); }
+
+ protected:
+  explicit SolverDecorator(std::unique_ptr<Solver> inner);
+  Solver& inner() const { return *inner_; }
+  // "<decorator>(<inner name>)".
+  std::string wrappedName(const std::string& decorator) const;
+
+  void doAdd(ExprRef formula) override { inner_->add(formula); }
+  CheckResult doCheck(std::span<const ExprRef> assumptions) override {
+    return inner_->check(assumptions);
+  }
+  void doPush() override { inner_->push(); }
+  void doPop(unsigned levels) override { inner_->pop(levels); }
+  void addChainStats(SolverStats& into) const override;
+
+ private:
+  std::unique_ptr<Solver> inner_;
+};
+
+}  // namespace tandem::smt

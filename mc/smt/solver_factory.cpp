@@ -1,0 +1,42 @@
+#include "mc/smt/solver_factory.h"
+
+#include <iostream>
+
+#include "mc/smt/caching_solver.h"
+#include "mc/smt/cross_check_solver.h"
+#include "mc/smt/cvc5_solver.h"
+#include "mc/smt/independent_solver.h"
+#include "mc/smt/logging_solver.h"
+#include "mc/smt/z3_solver.h"
+
+namespace tandem::smt {
+
+const char* backendName(Backend b) { return b == Backend::Z3 ? "z3" : "cvc5"; }
+
+std::optional<Backend> parseBackend(std::string_view name) {
+  if (name == "z3") return Backend::Z3;
+  if (name == "cvc5") return Backend::Cvc5;
+  return std::nullopt;
+}
+
+Backend otherBackend(Backend b) { return b == Backend::Z3 ? Backend::Cvc5 : Backend::Z3; }
+
+std::vector<Backend> allBackends() { return {Backend::Z3, Backend::Cvc5}; }
+
+std::unique_ptr<Solver> makeBackend(Backend b, TermNaming naming) {
+  return b == Backend::Z3 ? makeZ3Solver(std::move(naming)) : makeCvc5Solver(std::move(naming));
+}
+
+std::unique_ptr<Solver> makeSolver(const SolverOptions& options, const TermNaming& naming) {
+  std::unique_ptr<Solver> s = makeBackend(options.backend, naming);
+  if (options.crossCheck)
+    s = makeCrossCheckSolver(std::move(s), makeBackend(otherBackend(options.backend), naming),
+                             options.report ? *options.report : std::cerr, naming);
+  if (!options.logPath.empty()) s = makeLoggingSolver(std::move(s), options.logPath, naming);
+  if (options.cache) s = makeCachingSolver(std::move(s));
+  if (options.independence) s = makeIndependentSolver(std::move(s));
+  s->setTimeout(options.timeoutMs);
+  return s;
+}
+
+}  // namespace tandem::smt

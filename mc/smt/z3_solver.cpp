@@ -1,0 +1,147 @@
+#include "mc/smt/z3_solver.h"
+
+#include <climits>
+#include <optional>
+#include <string>
+
+#include "mc/smt/assertion_stack.h"
+#include "mc/smt/model_extract.h"
+#include "mc/smt/smt_error.h"
+#include "mc/smt/z3_translate.h"
+
+namespace tandem::smt {
+
+namespace {
+
+class Z3ModelSource final : public ModelSource {
+ public:
+  Z3ModelSource(Z3Translator& tr, z3::model m) : tr_(tr), model_(std::move(m)) {}
+
+  std::optional<BigInt> scalar(ExprRef e) override { return value(tr_.term(e)); }
+  std::optional<BigInt> length(ExprRef array) override {
+    auto len = tr_.length(array);
+    if (!len) return std::nullopt;
+    return value(*len);
+  }
+  std::optional<BigInt> element(ExprRef array, const BigInt& index) override {
+    return value(tr_.selectAt(array, index));
+  }
+
+ private:
+  std::optional<BigInt> value(const z3::expr& t) {
+    z3::expr v = model_.eval(t, /*model_completion=*/true);
+    if (v.is_true()) return BigInt(1);
+    if (v.is_false()) return BigInt(0);
+    if (!v.is_numeral()) return std::nullopt;
+    auto n = BigInt::parse(Z3_get_numeral_string(v.ctx(), v));
+    if (!n) return std::nullopt;
+    if (v.is_bv()) return BigInt(n->wrapTo(v.get_sort().bv_size()));  // unsigned -> signed
+    return n;
+  }
+
+  Z3Translator& tr_;
+  z3::model model_;
+};
+
+class Z3Solver final : public Solver {
+ public:
+  explicit Z3Solver(TermNaming naming)
+      : ctx_(std::make_unique<z3::context>()),
+        tr_(std::make_unique<Z3Translator>(*ctx_, std::move(naming))),
+        solver_(std::make_unique<z3::solver>(*ctx_)) {}
+
+  std::string name() const override { return "z3"; }
+  Capabilities capabilities() const override {
+    return {.incremental = true, .quantifiers = true, .timeouts = true};
+  }
+  unsigned level() const override { return stack_.level(); }
+  const Model& model() const override {
+    if (!model_) throw SmtError("z3: no model: the last check did not answer sat");
+    return *model_;
+  }
+  void setTimeout(unsigned ms) override {
+    timeoutMs_ = ms;
+    z3::params p(*ctx_);
+    p.set("timeout", ms ? ms : UINT_MAX);
+    solver_->set(p);
+  }
+
+ protected:
+  void doAdd(ExprRef formula) override {
+    try {
+      z3::expr t = tr_->term(formula);  // SmtUnsupported leaves the session untouched
+      for (const z3::expr& side : tr_->sideConstraints({&formula, 1})) solver_->add(side);
+      solver_->add(t);
+    } catch (const z3::exception& ex) {
+      throw SmtError(std::string("z3: ") + ex.msg());
+    }
+    stack_.add(formula);
+  }
+
+  CheckResult doCheck(std::span<const ExprRef> assumptions) override {
+    model_.reset();
+    std::vector<z3::expr> extra;
+    try {
+      for (ExprRef a : assumptions) extra.push_back(tr_->term(a));
+      for (const z3::expr& side : tr_->sideConstraints(assumptions)) extra.push_back(side);
+    } catch (const z3::exception& ex) {
+      throw SmtError(std::string("z3: ") + ex.msg());
+    }
+    // Assumptions hold for this check only: a scope of their own.
+    const bool scoped = !extra.empty();
+    try {
+      if (scoped) solver_->push();
+      for (const z3::expr& e : extra) solver_->add(e);
+      CheckResult r = answer(solver_->check());
+      if (r.isSat()) {
+        Z3ModelSource source(*tr_, solver_->get_model());
+        model_ = extractModel(stack_.with(assumptions), source);
+      }
+      if (scoped) solver_->pop();
+      return r;
+    } catch (const z3::exception& ex) {
+      if (scoped) solver_->pop();
+      return CheckResult::unknown(std::string("z3 error: ") + ex.msg());
+    }
+  }
+
+  void doPush() override {
+    solver_->push();
+    stack_.push();
+  }
+  void doPop(unsigned levels) override {
+    stack_.pop(levels);  // throws before touching Z3 when there are too few scopes
+    solver_->pop(levels);
+  }
+  void addChainStats(SolverStats& into) const override {
+    into.backendQueries += ownStats().queries;
+    into.backendSeconds += ownStats().seconds;
+  }
+
+ private:
+  CheckResult answer(z3::check_result r) const {
+    if (r == z3::sat) return CheckResult::sat();
+    if (r == z3::unsat) return CheckResult::unsat();
+    std::string why = solver_->reason_unknown();
+    // Z3 reports an expired timeout as "canceled" or "timeout".
+    if (timeoutMs_ && (why == "canceled" || why.find("timeout") != std::string::npos))
+      return CheckResult::unknown("timeout");
+    return CheckResult::unknown(why.empty() ? "z3: unknown" : why);
+  }
+
+  // Declaration order is destruction order reversed: the context outlives every term.
+  std::unique_ptr<z3::context> ctx_;
+  std::unique_ptr<Z3Translator> tr_;
+  std::unique_ptr<z3::solver> solver_;
+  AssertionStack stack_;
+  std::optional<Model> model_;
+  unsigned timeoutMs_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> makeZ3Solver(TermNaming naming) {
+  return std::make_unique<Z3Solver>(std::move(naming));
+}
+
+}  // namespace tandem::smt
