@@ -284,10 +284,11 @@ TEST_CASE("compiled: atomic blocks keep the turn and store no intermediate state
 }
 
 TEST_CASE("compiled: DVE effects run left to right") {
-  auto p = loadDve("seq.dve",
-                   "byte x = 0; byte y = 0; byte a[2];\n"
-                   "process P { state s, t; init s;\n"
-                   "  trans s -> t { effect x = 1, y = x + 1, a[x] = y; }; }\nsystem async;\n");
+  const std::string text =
+      "byte x = 0; byte y = 0; byte a[2];\n"
+      "process P { state s, t; init s;\n"
+      "  trans s -> t { effect x = 1, y = x + 1, a[x] = y; }; }\nsystem async;\n";
+  auto p = loadDve("seq.dve", text);
   REQUIRE(p);
   REQUIRE(CompiledSystem::eligible(*p));
   exec::NativeRegistry natives;
@@ -307,6 +308,10 @@ TEST_CASE("compiled: DVE effects run left to right") {
   CHECK(s.globals[0] == exec::Value::integer(BigInt(1)));
   CHECK(s.globals[1] == exec::Value::integer(BigInt(2)));
   CHECK(s.globals[2].at(1) == exec::Value::integer(BigInt(2)));
+  // The reference agrees, and replays the error only the sequential reading reaches.
+  auto q = loadDve("seq.dve", text, {"y != 2"});
+  REQUIRE(q);
+  CHECK(compare(*q).res.outcome == Outcome::ErrorFound);
 }
 
 TEST_CASE("compiled: slots, exec states and bytes convert both ways") {
