@@ -20,6 +20,16 @@ class AssertionStack {
   std::span<const ExprRef> formulas() const { return formulas_; }
   // The formulas followed by `extra` (a check's assumptions).
   std::vector<ExprRef> with(std::span<const ExprRef> extra) const;
+  // Rebuilds the stack elsewhere: add(formula) and push() in the original order.
+  template <class Add, class Push>
+  void replay(Add add, Push push) const {
+    size_t next = 0;
+    for (size_t mark : marks_) {
+      for (; next < mark; ++next) add(formulas_[next]);
+      push();
+    }
+    for (; next < formulas_.size(); ++next) add(formulas_[next]);
+  }
 
  private:
   std::vector<ExprRef> formulas_;

@@ -46,15 +46,43 @@ class Cvc5ModelSource final : public ModelSource {
   cvc5::Solver& s_;
 };
 
+// One cvc5 instance (which is also its term manager) and its translator.
+struct Cvc5Session {
+  Cvc5Session(const TermNaming& naming, bool models) : solver(std::make_unique<cvc5::Solver>()) {
+    solver->setOption("incremental", "true");
+    if (models) solver->setOption("produce-models", "true");
+    solver->setLogic("ALL");
+    tr = std::make_unique<Cvc5Translator>(*solver, naming);
+  }
+  ~Cvc5Session() { tr.reset(); }  // terms before their solver
+  Cvc5Session(const Cvc5Session&) = delete;
+  Cvc5Session& operator=(const Cvc5Session&) = delete;
+
+  void add(ExprRef formula) {
+    cvc5::Term t = tr->term(formula);  // SmtUnsupported leaves the session untouched
+    for (const cvc5::Term& side : tr->sideConstraints({&formula, 1})) solver->assertFormula(side);
+    solver->assertFormula(t);
+  }
+  cvc5::Result check(std::span<const ExprRef> assumptions) {
+    std::vector<cvc5::Term> extra;
+    for (ExprRef a : assumptions) extra.push_back(tr->term(a));
+    for (const cvc5::Term& side : tr->sideConstraints(assumptions)) extra.push_back(side);
+    return extra.empty() ? solver->checkSat() : solver->checkSatAssuming(extra);
+  }
+
+  std::unique_ptr<cvc5::Solver> solver;
+  std::unique_ptr<Cvc5Translator> tr;
+};
+
+// cvc5 1.0.3 aborts the whole process (inside CaDiCaL, its bit-blaster's SAT solver) when a time
+// limit interrupts a check that has models enabled. So a time limit gets a session of its own
+// without models that decides sat/unsat within the limit; when it answers sat, the session with
+// models, which never has a limit, checks again to produce the model. Without a limit only the
+// model session exists.
 class Cvc5Solver final : public Solver {
  public:
-  explicit Cvc5Solver(TermNaming naming) : solver_(std::make_unique<cvc5::Solver>()) {
-    solver_->setOption("produce-models", "true");
-    solver_->setOption("incremental", "true");
-    solver_->setLogic("ALL");
-    tr_ = std::make_unique<Cvc5Translator>(*solver_, std::move(naming));
-  }
-  ~Cvc5Solver() override { tr_.reset(); }  // terms before their solver
+  explicit Cvc5Solver(TermNaming naming)
+      : naming_(std::move(naming)), models_(std::make_unique<Cvc5Session>(naming_, true)) {}
 
   std::string name() const override { return "cvc5"; }
   Capabilities capabilities() const override {
@@ -65,70 +93,63 @@ class Cvc5Solver final : public Solver {
     if (!model_) throw SmtError("cvc5: no model: the last check did not answer sat");
     return *model_;
   }
-  // cvc5 1.0.3 aborts the process (inside CaDiCaL) when a time limit interrupts its default lazy
-  // bit-blaster with models enabled. A limit therefore switches to the internal bit-blaster, which
-  // cvc5 allows only before the first assertion; slower on some bit-vector queries, but those
-  // then end as "unknown (timeout)" instead of killing the process.
   void setTimeout(unsigned ms) override {
-    if (ms && !internalBitBlaster_) {
-      if (initialized_)
-        throw SmtError(
-            "cvc5: set the time limit before the first assertion or check (the bit-blaster "
-            "that can be interrupted safely must be chosen before cvc5 is initialised)");
-      solver_->setOption("bv-solver", "bitblast-internal");
-      internalBitBlaster_ = true;
-    }
-    solver_->setOption("tlimit-per", std::to_string(ms));  // 0: no limit
+    guard([&] {
+      if (!ms) {
+        limited_.reset();
+        return;
+      }
+      if (!limited_) {
+        limited_ = std::make_unique<Cvc5Session>(naming_, false);
+        stack_.replay([&](ExprRef f) { limited_->add(f); }, [&] { limited_->solver->push(); });
+      }
+      limited_->solver->setOption("tlimit-per", std::to_string(ms));
+    });
   }
 
  protected:
   void doAdd(ExprRef formula) override {
-    try {
-      cvc5::Term t = tr_->term(formula);
-      initialized_ = true;
-      for (const cvc5::Term& side : tr_->sideConstraints({&formula, 1}))
-        solver_->assertFormula(side);
-      solver_->assertFormula(t);
-    } catch (const cvc5::CVC5ApiException& ex) {
-      throw SmtError(std::string("cvc5: ") + ex.what());
-    }
+    guard([&] {
+      models_->add(formula);
+      if (limited_) limited_->add(formula);
+    });
     stack_.add(formula);
   }
 
   CheckResult doCheck(std::span<const ExprRef> assumptions) override {
     model_.reset();
-    std::vector<cvc5::Term> extra;
     try {
-      for (ExprRef a : assumptions) extra.push_back(tr_->term(a));
-      for (const cvc5::Term& side : tr_->sideConstraints(assumptions)) extra.push_back(side);
-    } catch (const cvc5::CVC5ApiException& ex) {
-      throw SmtError(std::string("cvc5: ") + ex.what());
-    }
-    initialized_ = true;
-    try {
-      cvc5::Result r = extra.empty() ? solver_->checkSat() : solver_->checkSatAssuming(extra);
-      if (r.isSat()) {
-        Cvc5ModelSource source(*tr_, *solver_);
-        model_ = extractModel(stack_.with(assumptions), source);
-        return CheckResult::sat();
+      if (limited_) {
+        CheckResult first = answer(limited_->check(assumptions));
+        if (!first.isSat()) return first;
       }
-      if (r.isUnsat()) return CheckResult::unsat();
-      std::ostringstream why;
-      why << r.getUnknownExplanation();
-      if (r.getUnknownExplanation() == cvc5::TIMEOUT) return CheckResult::unknown("timeout");
-      return CheckResult::unknown("cvc5: " + why.str());
+      CheckResult r = answer(models_->check(assumptions));
+      if (limited_ && !r.isSat())  // the unlimited session contradicts the limited one
+        return CheckResult::unknown("cvc5: sat within the time limit, but " + r.toString() +
+                                    " when asked for a model");
+      if (r.isSat()) {
+        Cvc5ModelSource source(*models_->tr, *models_->solver);
+        model_ = extractModel(stack_.with(assumptions), source);
+      }
+      return r;
     } catch (const cvc5::CVC5ApiException& ex) {
       return CheckResult::unknown(std::string("cvc5 error: ") + ex.what());
     }
   }
 
   void doPush() override {
-    solver_->push();
+    guard([&] {
+      models_->solver->push();
+      if (limited_) limited_->solver->push();
+    });
     stack_.push();
   }
   void doPop(unsigned levels) override {
     stack_.pop(levels);
-    solver_->pop(levels);
+    guard([&] {
+      models_->solver->pop(levels);
+      if (limited_) limited_->solver->pop(levels);
+    });
   }
   void addChainStats(SolverStats& into) const override {
     into.backendQueries += ownStats().queries;
@@ -136,12 +157,29 @@ class Cvc5Solver final : public Solver {
   }
 
  private:
-  std::unique_ptr<cvc5::Solver> solver_;
-  std::unique_ptr<Cvc5Translator> tr_;
+  template <class F>
+  static void guard(F f) {
+    try {
+      f();
+    } catch (const cvc5::CVC5ApiException& ex) {
+      throw SmtError(std::string("cvc5: ") + ex.what());
+    }
+  }
+
+  static CheckResult answer(const cvc5::Result& r) {
+    if (r.isSat()) return CheckResult::sat();
+    if (r.isUnsat()) return CheckResult::unsat();
+    if (r.getUnknownExplanation() == cvc5::TIMEOUT) return CheckResult::unknown("timeout");
+    std::ostringstream why;
+    why << r.getUnknownExplanation();
+    return CheckResult::unknown("cvc5: " + why.str());
+  }
+
+  TermNaming naming_;
+  std::unique_ptr<Cvc5Session> models_;   // produces models; never limited
+  std::unique_ptr<Cvc5Session> limited_;  // only while a time limit is set
   AssertionStack stack_;
   std::optional<Model> model_;
-  bool initialized_ = false;  // an assertion or check happened: expert options are fixed
-  bool internalBitBlaster_ = false;
 };
 
 }  // namespace

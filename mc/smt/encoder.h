@@ -310,8 +310,11 @@ class Encoder {
       return d.sign() > 0 ? BigInt::div(n, d) : BigInt::div(-n, -d);
     };
     auto ceilDiv = [&](const BigInt& n, const BigInt& d) { return -floorDiv(-n, d); };
-    const BigInt lo = k.sign() > 0 ? ceilDiv(min, k) : ceilDiv(max, k);
-    const BigInt hi = k.sign() > 0 ? floorDiv(max, k) : floorDiv(min, k);
+    // Clamped to the type: for k = -1 the bound MIN / -1 lies beyond MAX.
+    BigInt lo = k.sign() > 0 ? ceilDiv(min, k) : ceilDiv(max, k);
+    BigInt hi = k.sign() > 0 ? floorDiv(max, k) : floorDiv(min, k);
+    if (lo < min) lo = min;
+    if (hi > max) hi = max;
     Term x = as(a, c);
     return b_.op(SmtOp::And, {b_.op(SmtOp::BvSle, {constant(lo, c), x}),
                               b_.op(SmtOp::BvSle, {x, constant(hi, c)})});

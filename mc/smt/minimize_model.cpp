@@ -32,7 +32,7 @@ class Minimizer {
     BigInt lo(0), hi = value(t).abs();
     for (BigInt b(0); b < hi; b = b.sign() == 0 ? BigInt(1) : b * BigInt(2)) {
       if (trySat(atMost(t, b))) {
-        hi = value(t).abs();
+        hi = boundedValue(t, b);
         break;
       }
       lo = b + BigInt(1);
@@ -40,7 +40,7 @@ class Minimizer {
     while (lo < hi) {
       const BigInt mid = lo + BigInt::div(hi - lo, BigInt(2));
       if (trySat(atMost(t, mid)))
-        hi = value(t).abs();
+        hi = boundedValue(t, mid);
       else
         lo = mid + BigInt(1);
     }
@@ -54,6 +54,14 @@ class Minimizer {
 
  private:
   BigInt value(ExprRef t) const { return model_->evalInt(t).value_or(BigInt(0)); }
+  // |t| in a model found under |t| <= bound; a larger value means the model is wrong, and the
+  // search would not terminate.
+  BigInt boundedValue(ExprRef t, const BigInt& bound) const {
+    BigInt v = value(t).abs();
+    if (v > bound)
+      throw SmtError("minimizeModel: a model violates the bound |t| <= " + bound.toString());
+    return v;
+  }
 
   // Checks the assertions plus `extra` in a scope of its own; on sat the model is kept.
   bool trySat(ExprRef extra) {

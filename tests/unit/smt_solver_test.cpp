@@ -132,9 +132,7 @@ TEST_CASE("smt: casts between int, i32 and i64") {
   }
 }
 
-// KNOWN FAILURE (open, see the closing note of session 1): both back ends answer unsat for the
-// case x = 2147483647, k = -1, which must be sat; under investigation, hence may_fail.
-TEST_CASE("smt: no_overflow_add/mul check the exact range" * doctest::may_fail()) {
+TEST_CASE("smt: no_overflow_add/mul check the exact range") {
   for (Backend b : allBackends()) {
     const std::string backend = backendName(b);
     CAPTURE(backend);

@@ -95,3 +95,33 @@ TEST_CASE("smt: unknown passes through the cache and independence slicing, uncac
   CHECK(st.independentGroups == 4);
   CHECK(raw->level() == 0);  // every group's scope was popped
 }
+
+TEST_CASE("smt: a time limit set in the middle of a session keeps its scopes") {
+  for (Backend b : allBackends()) {
+    const std::string backend = backendName(b);
+    CAPTURE(backend);
+    Ctx c;
+    ExprRef x = c.sym("x", c.intT());
+    auto s = c.backend(b);
+    s->add(c.gt(x, c.num(5)));
+    s->push();
+    s->add(c.lt(x, c.num(8)));
+    s->push();
+    s->add(c.ne(x, c.num(6)));
+    s->setTimeout(10000);
+    REQUIRE(s->check().isSat());
+    CHECK(s->model().evalInt(x) == BigInt(7));
+    s->add(c.ne(x, c.num(7)));
+    CHECK(s->check().isUnsat());
+    s->pop();
+    REQUIRE(s->check().isSat());
+    CHECK(*s->model().evalInt(x) >= BigInt(6));
+    s->pop();
+    s->add(c.gt(x, c.num(100)));
+    REQUIRE(s->check().isSat());
+    CHECK(*s->model().evalInt(x) > BigInt(100));
+    s->setTimeout(0);
+    s->add(c.lt(x, c.num(50)));
+    CHECK(s->check().isUnsat());
+  }
+}
