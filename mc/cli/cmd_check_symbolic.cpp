@@ -89,26 +89,38 @@ nlohmann::json inputsJson(const symbolic::PathEnd& end) {
   return j;
 }
 
+std::unique_ptr<Run> explore(const Options& o, const ir::Program& p, bool stopAtError,
+                             std::ostream& err) {
+  auto run = std::make_unique<Run>();
+  auto eo = exploreOptions(o, p, err);
+  if (!eo) return nullptr;
+  run->options = *eo;
+  run->options.stopAtError = stopAtError;
+  if (!loadNativePlugins(o, run->natives, err) || !checkNatives(p, run->natives, err))
+    return nullptr;
+  run->solver = makeSolver(o, p, err);
+  if (!run->solver) return nullptr;
+  run->ev = std::make_unique<exec::Evaluator>(p, run->natives);
+  try {
+    run->result = symbolic::exploreSymbolic(p, *run->ev, *run->solver, run->options);
+  } catch (const symbolic::NotImplemented& e) {
+    err << "tandem: error: " << e.what() << "\n";
+    return nullptr;
+  } catch (const smt::SmtError& e) {
+    err << "tandem: error: solver failure: " << e.what() << "\n";
+    return nullptr;
+  }
+  return run;
+}
+
 }  // namespace symbolic_cli
 
 int runSymbolicCheck(const Options& o, const ir::Program& p, Io io) {
-  auto eo = symbolic_cli::exploreOptions(o, p, io.err);
-  if (!eo) return 2;
-  exec::NativeRegistry natives;
-  if (!checkNatives(p, natives, io.err)) return 2;
-  auto solver = symbolic_cli::makeSolver(o, p, io.err);
-  if (!solver) return 2;
-  exec::Evaluator ev(p, natives);
-  symbolic::ExploreResult r;
-  try {
-    r = symbolic::exploreSymbolic(p, ev, *solver, *eo);
-  } catch (const symbolic::NotImplemented& e) {
-    io.err << "tandem: error: " << e.what() << "\n";
-    return 2;
-  } catch (const smt::SmtError& e) {
-    io.err << "tandem: error: solver failure: " << e.what() << "\n";
-    return 2;
-  }
+  auto run = symbolic_cli::explore(o, p, /*stopAtError=*/true, io.err);
+  if (!run) return 2;
+  const auto* eo = &run->options;
+  exec::Evaluator& ev = *run->ev;
+  const symbolic::ExploreResult& r = run->result;
 
   Report rep;
   rep.command = "check";

@@ -51,24 +51,11 @@ int runTestgenCommand(const Options& o, const ir::Program& p, Io io) {
            << " is not implemented yet (use --solving classic)\n";
     return 2;
   }
-  auto eo = symbolic_cli::exploreOptions(o, p, io.err);
-  if (!eo) return 2;
-  eo->stopAtError = false;
-  exec::NativeRegistry natives;
-  if (!loadNativePlugins(o, natives, io.err) || !checkNatives(p, natives, io.err)) return 2;
-  auto solver = symbolic_cli::makeSolver(o, p, io.err);
-  if (!solver) return 2;
-  exec::Evaluator ev(p, natives);
-  symbolic::ExploreResult r;
-  try {
-    r = symbolic::exploreSymbolic(p, ev, *solver, *eo);
-  } catch (const symbolic::NotImplemented& e) {
-    io.err << "tandem: error: " << e.what() << "\n";
-    return 2;
-  } catch (const smt::SmtError& e) {
-    io.err << "tandem: error: solver failure: " << e.what() << "\n";
-    return 2;
-  }
+  auto run = symbolic_cli::explore(o, p, /*stopAtError=*/false, io.err);
+  if (!run) return 2;
+  const auto* eo = &run->options;
+  exec::Evaluator& ev = *run->ev;
+  const symbolic::ExploreResult& r = run->result;
 
   Report rep;
   rep.command = "testgen";

@@ -11,6 +11,8 @@
 
 #include "mc/cli/commands.h"
 #include "mc/cli/report.h"
+#include "mc/exec/evaluator.h"
+#include "mc/exec/natives.h"
 #include "mc/smt/solver.h"
 #include "mc/symbolic/replay.h"
 #include "mc/symbolic/sym_state.h"
@@ -32,6 +34,19 @@ std::unique_ptr<smt::Solver> makeSolver(const Options& o, const ir::Program& p, 
 std::vector<TraceStep> replayTrace(const ir::Program& p, const symbolic::Replay& r,
                                    const symbolic::PathEnd& end);
 nlohmann::json inputsJson(const symbolic::PathEnd& end);
+
+// One symbolic exploration with everything it needs (natives with plugins, evaluator, solver),
+// which the report code uses afterwards (replays run on `ev`).
+struct Run {
+  symbolic::ExploreOptions options;
+  exec::NativeRegistry natives;
+  std::unique_ptr<exec::Evaluator> ev;
+  std::unique_ptr<smt::Solver> solver;
+  symbolic::ExploreResult result;
+};
+// Null after printing a usage, input or solver error (exit 2).
+std::unique_ptr<Run> explore(const Options& o, const ir::Program& p, bool stopAtError,
+                             std::ostream& err);
 }  // namespace symbolic_cli
 
 }  // namespace tandem::cli
