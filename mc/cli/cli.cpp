@@ -4,6 +4,7 @@
 
 #include "mc/cli/commands.h"
 #include "mc/cli/options.h"
+#include "mc/cli/prove_command.h"
 #include "mc/cli/symbolic_commands.h"
 #include "mc/dve/import.h"
 #include "mc/ir/frontend.h"
@@ -84,6 +85,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   if (o.command == "run") return runRunCommand(o, *program, io);
   if (o.command == "check") return runCheckCommand(o, *program, io);
   if (o.command == "testgen") return runTestgenCommand(o, *program, io);
+  if (o.command == "prove") return runProveCommand(o, *program, io);
   err << "tandem: error: command '" << o.command << "' is not implemented yet\n";
   return 2;
 }

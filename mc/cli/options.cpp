@@ -8,7 +8,7 @@ namespace po = boost::program_options;
 namespace tandem::cli {
 
 const std::vector<std::string>& implementedCommands() {
-  static const std::vector<std::string> kCommands = {"check", "ir", "run", "testgen"};
+  static const std::vector<std::string> kCommands = {"check", "ir", "prove", "run", "testgen"};
   return kCommands;
 }
 

@@ -1,0 +1,172 @@
+#include "abstraction/abstraction.h"
+
+#include "mc/ir/ir_printer.h"
+
+namespace tandem::abstraction {
+
+namespace {
+
+bool isExactType(TypeRef t) {
+  return t && (t->kind == TypeKind::Bool || t->kind == TypeKind::Enum);
+}
+
+}  // namespace
+
+Abstraction::Abstraction(const ir::Program& p, const exec::Evaluator& ev,
+                         std::vector<ExprRef> extra)
+    : p_(p), ev_(ev), global_(p.predicates) {
+  for (ExprRef e : extra)
+    if (std::find(global_.begin(), global_.end(), e) == global_.end()) global_.push_back(e);
+}
+
+exec::ThreadId Abstraction::threadOfCfa(ir::CfaId cfa, uint32_t instance) const {
+  if (!p_.isClosed()) return 0;
+  if (cfa == p_.rules) return ev_.ruleThread();
+  return ev_.threadOf(cfa, instance);
+}
+
+const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
+  auto it = scopes_.find(pcs);
+  if (it != scopes_.end()) return it->second;
+  Scope sc;
+  const exec::ThreadId globalThread = p_.isClosed() ? exec::kNoThread : 0;
+  for (ExprRef e : global_) sc.preds.push_back({e, globalThread});
+  for (ir::VarId v : p_.globals)
+    if (isExactType(p_.vars[v].type)) sc.exact.push_back({v, globalThread});
+  for (size_t t = 0; t < pcs.size(); ++t) {
+    const ir::Cfa& cfa = p_.cfas[p_.locs[pcs[t]].cfa];
+    const auto tid = static_cast<exec::ThreadId>(t);
+    if (cfa.classIndex != ir::kNone)
+      for (ExprRef e : p_.classes[cfa.classIndex].predicates) sc.preds.push_back({e, tid});
+    for (ExprRef e : cfa.predicates) sc.preds.push_back({e, tid});
+    for (ir::VarId v : cfa.locals)
+      if (!p_.vars[v].hidden && isExactType(p_.vars[v].type)) sc.exact.push_back({v, tid});
+  }
+  return scopes_.emplace(pcs, std::move(sc)).first->second;
+}
+
+AbstractState Abstraction::alpha(const exec::State& s) const {
+  AbstractState a;
+  for (const exec::Thread& th : s.threads) a.pcs.push_back(th.top().pc);
+  const Scope& sc = scopeAt(a.pcs);
+  ExprManager& em = *p_.exprs;
+  for (const Scope::Pred& pr : sc.preds) {
+    auto r = ev_.eval(pr.expr, s, pr.thread);
+    a.truth.push_back(static_cast<uint8_t>(!r                   ? Truth::Undefined
+                                           : r.value().asBool() ? Truth::True
+                                                                : Truth::False));
+  }
+  for (const Scope::Exact& x : sc.exact) {
+    const ir::Variable& v = p_.vars[x.var];
+    auto r = ev_.eval(em.var(x.var, v.type), s, x.thread);
+    uint32_t code = 0;
+    if (r)
+      code = v.type->kind == TypeKind::Bool ? (r.value().asBool() ? 1 : 0) : r.value().enumIndex();
+    a.exact.push_back(code);
+  }
+  return a;
+}
+
+ExprRef Abstraction::foldLocations(ExprRef e, const std::vector<ir::LocId>& pcs) const {
+  ExprManager& em = *p_.exprs;
+  if (e->op == Op::AtLoc) {
+    const auto loc = static_cast<ir::LocId>(*e->value.toInt64());
+    uint32_t instance = 0;
+    if (!e->kids.empty() && e->kid(0)->op == Op::IntConst)
+      instance = static_cast<uint32_t>(*e->kid(0)->value.toInt64());
+    const exec::ThreadId t = threadOfCfa(p_.locs[loc].cfa, instance);
+    return em.boolConst(t < pcs.size() && pcs[t] == loc);
+  }
+  bool changed = false;
+  std::vector<ExprRef> kids;
+  for (ExprRef k : e->kids) {
+    kids.push_back(foldLocations(k, pcs));
+    changed = changed || kids.back() != k;
+  }
+  if (!changed) return e;
+  return em.mk(e->op, e->type, std::move(kids), e->payload, e->value);
+}
+
+ExprRef Abstraction::predicateValue(const Scope::Pred& pr, const SymConfig& c,
+                                    const symbolic::SymEvaluator& sev, ExprRef* definedOut) const {
+  std::vector<symbolic::Obligation> obls;
+  symbolic::SymValue v = sev.eval(foldLocations(pr.expr, c.pcs), c.st, obls);
+  ExprManager& em = *p_.exprs;
+  if (definedOut) {
+    ExprRef ok = em.trueExpr();
+    for (const auto& ob : obls) ok = em.mkAnd(ok, ob.ok);
+    *definedOut = ok;
+  }
+  return v.expr;
+}
+
+ExprRef Abstraction::gamma(const AbstractState& a, const SymConfig& c,
+                           const symbolic::SymEvaluator& sev) const {
+  ExprManager& em = *p_.exprs;
+  const Scope& sc = scopeAt(a.pcs);
+  std::vector<ExprRef> lits;
+  for (size_t i = 0; i < sc.preds.size(); ++i) {
+    ExprRef defined = nullptr;
+    ExprRef v = predicateValue(sc.preds[i], c, sev, &defined);
+    switch (static_cast<Truth>(a.truth[i])) {
+      case Truth::True:
+        lits.push_back(em.mkAnd(defined, v));
+        break;
+      case Truth::False:
+        lits.push_back(em.mkAnd(defined, em.mkNot(v)));
+        break;
+      case Truth::Undefined:
+        lits.push_back(em.mkNot(defined));
+        break;
+    }
+  }
+  for (size_t i = 0; i < sc.exact.size(); ++i) {
+    const ir::Variable& var = p_.vars[sc.exact[i].var];
+    std::vector<symbolic::Obligation> obls;
+    ExprRef v = sev.eval(em.var(sc.exact[i].var, var.type), c.st, obls).expr;
+    ExprRef k = var.type->kind == TypeKind::Bool ? em.boolConst(a.exact[i] != 0)
+                                                 : em.enumConst(var.type, a.exact[i]);
+    lits.push_back(em.mkEq(v, k));
+  }
+  return em.mkAnd(std::span<const ExprRef>(lits));
+}
+
+std::string Abstraction::locationText(const std::vector<ir::LocId>& pcs) const {
+  std::string out;
+  for (size_t t = 0; t < pcs.size(); ++t) {
+    if (t) out += ", ";
+    const ir::Cfa& cfa = p_.cfas[p_.locs[pcs[t]].cfa];
+    if (p_.isClosed() && cfa.kind == ir::CfaKind::Process) out += cfa.name + "@";
+    out += p_.locName(pcs[t]);
+  }
+  return out;
+}
+
+std::string Abstraction::formulaText(const AbstractState& a) const {
+  const Scope& sc = scopeAt(a.pcs);
+  std::string out;
+  auto add = [&out](const std::string& s) { out += (out.empty() ? "" : " && ") + s; };
+  for (size_t i = 0; i < sc.preds.size(); ++i) {
+    std::string text = ir::exprToString(p_, sc.preds[i].expr);
+    switch (static_cast<Truth>(a.truth[i])) {
+      case Truth::True:
+        add(text);
+        break;
+      case Truth::False:
+        add("!(" + text + ")");
+        break;
+      case Truth::Undefined:
+        add("undefined(" + text + ")");
+        break;
+    }
+  }
+  for (size_t i = 0; i < sc.exact.size(); ++i) {
+    const ir::Variable& var = p_.vars[sc.exact[i].var];
+    std::string value = var.type->kind == TypeKind::Bool ? (a.exact[i] ? "true" : "false")
+                                                         : var.type->members[a.exact[i]];
+    add(var.name + " == " + value);
+  }
+  return out.empty() ? "true" : out;
+}
+
+}  // namespace tandem::abstraction

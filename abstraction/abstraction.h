@@ -1,0 +1,65 @@
+// Predicate abstraction of program states (Yorsh, Ball, Sagiv, ISSTA'06, Sect. 3): alpha maps a
+// concrete state to its abstract state; gamma turns an abstract state into a formula over a
+// symbolic state, for the SMT solver. Predicates in scope at a location vector are the global
+// ones (declared, or from --predicates) and the scoped ones of each thread's current procedure,
+// method (with its class's predicates) or process. Bool and enum variables in scope are exact.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "abstraction/abstract_state.h"
+#include "abstraction/sym_config.h"
+#include "mc/exec/evaluator.h"
+#include "mc/symbolic/sym_eval.h"
+
+namespace tandem::abstraction {
+
+// What one location vector sees: predicates (with the thread whose locals they read) and exact
+// variables.
+struct Scope {
+  struct Pred {
+    ExprRef expr;
+    exec::ThreadId thread;
+  };
+  struct Exact {
+    ir::VarId var;
+    exec::ThreadId thread;
+  };
+  std::vector<Pred> preds;
+  std::vector<Exact> exact;
+};
+
+class Abstraction {
+ public:
+  // `extra`: global predicates from outside the model (--predicates, --auto-predicates).
+  Abstraction(const ir::Program& p, const exec::Evaluator& ev, std::vector<ExprRef> extra);
+
+  const Scope& scopeAt(const std::vector<ir::LocId>& pcs) const;
+  AbstractState alpha(const exec::State& s) const;
+  // The formula gamma(a) over the symbolic configuration `c` (at a's locations).
+  ExprRef gamma(const AbstractState& a, const SymConfig& c,
+                const symbolic::SymEvaluator& sev) const;
+  // One predicate or exact variable of `c`, as a symbolic boolean or integer.
+  ExprRef predicateValue(const Scope::Pred& pr, const SymConfig& c,
+                         const symbolic::SymEvaluator& sev, ExprRef* definedOut) const;
+  // AtLoc replaced by constants for the threads' locations `pcs`.
+  ExprRef foldLocations(ExprRef e, const std::vector<ir::LocId>& pcs) const;
+
+  // Text for reports: "P1@C, P2@A" and "x1 <= x2 && !(px == null) && b == true".
+  std::string locationText(const std::vector<ir::LocId>& pcs) const;
+  std::string formulaText(const AbstractState& a) const;
+  size_t globalPredicateCount() const { return global_.size(); }
+
+ private:
+  exec::ThreadId threadOfCfa(ir::CfaId cfa, uint32_t instance) const;
+
+  const ir::Program& p_;
+  const exec::Evaluator& ev_;
+  std::vector<ExprRef> global_;
+  mutable std::map<std::vector<ir::LocId>, Scope> scopes_;
+};
+
+}  // namespace tandem::abstraction

@@ -1,0 +1,72 @@
+// The loop-free fragments of abstraction fabrication (Yorsh, Ball, Sagiv, ISSTA'06, Sect. 3.2):
+// from a symbolic state at a cutpoint, every path of edges up to the next cutpoints, executed
+// symbolically. A fragment end carries its path condition and post-state (whose strongest
+// postcondition the invariance check compares with the abstract states there), or an error
+// that the path reaches. No solver is called here: infeasible paths are simply unsatisfiable.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "abstraction/abstraction.h"
+#include "mc/exec/result.h"
+
+namespace tandem::fabricate {
+
+using abstraction::SymConfig;
+
+struct FragmentEnd {
+  enum class Kind : uint8_t { Cutpoint, Terminated, Error };
+  Kind kind = Kind::Cutpoint;
+  SymConfig post;                        // Cutpoint, Terminated: the state reached
+  std::vector<ExprRef> pathCond;         // conjuncts
+  std::vector<ir::EdgeId> edges;         // the path
+  std::optional<exec::ExecError> error;  // Error: what fails on the last edge
+};
+
+class FragmentBuilder {
+ public:
+  FragmentBuilder(const ir::Program& p, const abstraction::Abstraction& abs,
+                  const symbolic::SymEvaluator& sev, std::vector<bool> cutpoints,
+                  std::array<bool, ir::kErrorKinds> tracked);
+
+  // A symbolic configuration at `pcs` whose scalar variables are fresh symbols. References take
+  // each value they can have (null or the address of a variable whose address the code takes),
+  // one configuration per combination. Throws symbolic::NotImplemented for state shapes the
+  // fabrication does not handle yet (objects, dynamic arrays, process-local variables).
+  std::vector<SymConfig> prestates(const std::vector<ir::LocId>& pcs) const;
+  // The symbolic initial configuration: inputs (entry parameters, uninitialised globals) are
+  // fresh symbols; `init` conditions and failing initialisers go into `initCond`.
+  SymConfig initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond) const;
+  std::vector<FragmentEnd> fragments(const SymConfig& pre) const;
+  bool isCutpoint(const std::vector<ir::LocId>& pcs) const;
+
+ private:
+  struct Branch {
+    SymConfig c;
+    std::vector<ExprRef> pc;
+    std::vector<ir::EdgeId> edges;
+  };
+  // Runs edge `id` of thread `t`; the successor (if any) goes to `next`, errors to `ends`.
+  void step(const Branch& b, size_t t, ir::EdgeId id, std::vector<Branch>& next,
+            std::vector<FragmentEnd>& ends) const;
+  // Records the tracked obligations' failures as error ends and assumes them; false when one is
+  // constant false (the path cannot go on).
+  bool oblige(Branch& b, const std::vector<symbolic::Obligation>& obls, ir::EdgeId id,
+              std::vector<FragmentEnd>& ends) const;
+  void assign(Branch& b, const std::vector<ir::Assignment>& as, bool parallel, ir::EdgeId id,
+              std::vector<FragmentEnd>& ends, bool& ok) const;
+  symbolic::SymValue freshValue(TypeRef t, const std::string& name) const;
+  void selectFrame(SymConfig& c, size_t t) const;
+  std::vector<symbolic::SymValue> refCandidates(TypeRef refType, ir::CfaId cfa) const;
+
+  const ir::Program& p_;
+  const abstraction::Abstraction& abs_;
+  const symbolic::SymEvaluator& sev_;
+  std::vector<bool> cut_;
+  std::array<bool, ir::kErrorKinds> tracked_;
+  std::vector<ir::CfaId> threadCfa_;  // closed systems: the CFA of each thread
+};
+
+}  // namespace tandem::fabricate

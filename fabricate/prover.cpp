@@ -1,0 +1,513 @@
+#include "fabricate/prover.h"
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "fabricate/concretize.h"
+#include "fabricate/fragments.h"
+#include "mc/search/generic_system.h"
+#include "mc/smt/smt_error.h"
+
+namespace tandem::fabricate {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using abstraction::AbstractState;
+
+class Prover {
+ public:
+  Prover(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver, const ProveOptions& o)
+      : p_(p),
+        ev_(ev),
+        solver_(solver),
+        o_(o),
+        abs_(p, ev, o.extraPredicates),
+        sev_(p, ev),
+        frag_(p, abs_, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked),
+        sys_(p, ev, genericOptions(p, o)) {}
+
+  ProveResult run();
+  std::string verify(const ProveResult& r);
+
+ private:
+  struct CNode {  // a concrete state reached by Execute
+    std::string enc;
+    int64_t parent = -1;
+    search::Move move;
+    bool fabricated = false;
+    int64_t lastAbstract = -1;  // the abstract state of the nearest cutpoint ancestor
+  };
+  struct Fragments {
+    std::vector<SymConfig> pres;
+    std::vector<std::vector<FragmentEnd>> ends;  // per prestate
+    std::vector<std::vector<bool>> closed;
+    std::vector<ExprRef> gammaPre;  // per prestate
+    bool safetyDone = false;
+  };
+  class Sink;
+
+  static search::GenericOptions genericOptions(const ir::Program& p, const ProveOptions& o) {
+    search::GenericOptions g;
+    g.tracked = o.tracked;
+    g.entry = o.entry;
+    g.entryHasNoInputs = o.entry != ir::kNone && p.cfas[o.entry].params.empty();
+    return g;
+  }
+  bool timeUp() const {
+    return o_.timeoutSeconds &&
+           std::chrono::duration<double>(Clock::now() - start_).count() > *o_.timeoutSeconds;
+  }
+  std::vector<ir::LocId> pcsOf(const exec::State& s) const {
+    std::vector<ir::LocId> pcs;
+    for (const exec::Thread& t : s.threads) pcs.push_back(t.top().pc);
+    return pcs;
+  }
+  bool atCutpoint(const exec::State& s) const {
+    for (const exec::Thread& t : s.threads)
+      if (t.frames.size() != 1) return false;
+    return frag_.isCutpoint(pcsOf(s));
+  }
+  // Adds `a`; returns its id and whether it is new.
+  std::pair<uint32_t, bool> addAbstract(AbstractState a, bool fabricated);
+  void addEdge(int64_t from, uint32_t to, bool fabricated) {
+    if (from >= 0) edges_.insert({static_cast<uint32_t>(from), to, fabricated});
+  }
+  // Concrete exploration from the given start nodes (already in cnodes_).
+  void execute(std::vector<size_t> starts);
+  void startFrom(const exec::State& s, bool fabricated, int64_t fromAbstract);
+  void recordProblem(size_t node, const exec::ExecError& e, const search::Move* failing);
+  ProveTrace traceTo(size_t node) const;
+  smt::CheckResult query(std::vector<ExprRef> as);
+  ExprRef notCovered(const SymConfig& post);
+  Fragments& fragmentsOf(uint32_t id);
+  exec::State shape() const;
+  // One pass over the open checks; true if something was fabricated.
+  bool checkPass();
+  void initialCheck();
+  bool checkInvariantsOf(uint32_t id, Fragments& f);
+
+  const ir::Program& p_;
+  exec::Evaluator& ev_;
+  smt::Solver& solver_;
+  const ProveOptions& o_;
+  abstraction::Abstraction abs_;
+  symbolic::SymEvaluator sev_;
+  FragmentBuilder frag_;
+  search::GenericSystem sys_;
+  Clock::time_point start_ = Clock::now();
+
+  std::vector<AbstractNode> nodes_;
+  std::unordered_map<AbstractState, uint32_t> index_;
+  std::map<std::vector<ir::LocId>, std::vector<uint32_t>> byLoc_;
+  std::set<AbstractEdge> edges_;
+  std::unordered_map<uint32_t, std::unique_ptr<Fragments>> frags_;
+
+  std::vector<CNode> cnodes_;
+  std::unordered_set<std::string> visited_;
+  std::optional<FoundProblem> real_, potential_;
+  std::set<std::pair<uint32_t, uint8_t>> errorEdges_;  // (source line, kind) already found
+  ProveStats stats_;
+  std::string unknownReason_, cut_;
+  bool stop_ = false;
+};
+
+class Prover::Sink final : public search::SuccessorSink {
+ public:
+  Sink(Prover& pr, size_t node) : pr_(pr), node_(node) {}
+  void successor(std::string_view state, const search::Move& move) override {
+    ++pr_.stats_.transitions;
+    std::string enc(state);
+    if (!pr_.visited_.insert(enc).second) return;
+    const CNode& parent = pr_.cnodes_[node_];
+    pr_.cnodes_.push_back(CNode{std::move(enc), static_cast<int64_t>(node_), move,
+                                parent.fabricated, parent.lastAbstract});
+    fresh.push_back(pr_.cnodes_.size() - 1);
+  }
+  void error(const search::FoundError& e) override {
+    pr_.recordProblem(node_, exec::ExecError{e.kind, e.loc, e.message, false}, &e.move);
+  }
+  void incomplete(const std::string&) override {}  // execution is a heuristic; checks are sound
+  std::vector<size_t> fresh;
+
+ private:
+  Prover& pr_;
+  size_t node_;
+};
+
+std::pair<uint32_t, bool> Prover::addAbstract(AbstractState a, bool fabricated) {
+  auto it = index_.find(a);
+  if (it != index_.end()) return {it->second, false};
+  const auto id = static_cast<uint32_t>(nodes_.size());
+  byLoc_[a.pcs].push_back(id);
+  index_.emplace(a, id);
+  nodes_.push_back(AbstractNode{std::move(a), fabricated, false});
+  return {id, true};
+}
+
+ProveTrace Prover::traceTo(size_t node) const {
+  std::vector<size_t> chain;
+  for (int64_t n = static_cast<int64_t>(node); n >= 0; n = cnodes_[n].parent)
+    chain.push_back(static_cast<size_t>(n));
+  ProveTrace tr;
+  const search::StateCodec& codec = sys_.codec();
+  tr.initial = codec.decode(cnodes_[chain.back()].enc);
+  tr.fabricated = cnodes_[chain.back()].fabricated;
+  for (size_t i = chain.size() - 1; i > 0; --i) {
+    search::TraceStep st;
+    st.move = cnodes_[chain[i - 1]].move;
+    st.before = codec.decode(cnodes_[chain[i]].enc);
+    st.after = codec.decode(cnodes_[chain[i - 1]].enc);
+    tr.steps.push_back(std::move(st));
+  }
+  return tr;
+}
+
+void Prover::recordProblem(size_t node, const exec::ExecError& e, const search::Move* failing) {
+  const CNode& n = cnodes_[node];
+  if (n.lastAbstract >= 0) nodes_[n.lastAbstract].error = true;
+  errorEdges_.insert({e.loc.line, static_cast<uint8_t>(e.kind)});
+  if (!n.fabricated ? real_.has_value() : potential_.has_value()) return;
+  FoundProblem fp{e, traceTo(node), n.fabricated};
+  if (failing) {
+    search::TraceStep st;
+    st.move = *failing;
+    st.before = sys_.codec().decode(n.enc);
+    st.after = st.before;
+    fp.trace.steps.push_back(std::move(st));
+  }
+  if (n.fabricated) {
+    potential_ = std::move(fp);
+  } else {
+    real_ = std::move(fp);
+    stop_ = true;
+  }
+}
+
+void Prover::execute(std::vector<size_t> starts) {
+  ++stats_.executions;
+  std::deque<size_t> frontier(starts.begin(), starts.end());
+  const std::set<size_t> startSet(starts.begin(), starts.end());
+  uint64_t expanded = 0;
+  while (!frontier.empty() && !stop_) {
+    if (expanded >= o_.executeBound) break;
+    if (o_.maxStates && stats_.concreteStates >= *o_.maxStates) {
+      cut_ = "state bound reached (--max-states " + std::to_string(*o_.maxStates) + ")";
+      stop_ = true;
+      break;
+    }
+    if (timeUp()) {
+      cut_ = "timeout reached";
+      stop_ = true;
+      break;
+    }
+    size_t id;
+    if (o_.search == "dfs") {
+      id = frontier.back();
+      frontier.pop_back();
+    } else {
+      id = frontier.front();
+      frontier.pop_front();
+    }
+    ++expanded;
+    ++stats_.concreteStates;
+    exec::State s = sys_.codec().decode(cnodes_[id].enc);
+    if (atCutpoint(s)) {
+      auto [aid, isNew] = addAbstract(abs_.alpha(s), cnodes_[id].fabricated);
+      addEdge(cnodes_[id].lastAbstract, aid, false);
+      cnodes_[id].lastAbstract = aid;
+      if (o_.hybrid && !isNew && !startSet.count(id)) continue;
+    }
+    if (auto inv = sys_.checkInvariants(cnodes_[id].enc)) {
+      recordProblem(id, exec::ExecError{inv->kind, inv->loc, inv->message, false}, nullptr);
+      continue;
+    }
+    if (o_.eager) continue;  // the baseline only abstracts the states it is given
+    Sink sink(*this, id);
+    sys_.successors(cnodes_[id].enc, sink);
+    for (size_t n : sink.fresh) frontier.push_back(n);
+  }
+}
+
+void Prover::startFrom(const exec::State& s, bool fabricated, int64_t fromAbstract) {
+  std::string enc;
+  sys_.codec().encode(s, enc);
+  visited_.insert(enc);
+  cnodes_.push_back(CNode{std::move(enc), -1, {}, fabricated, fromAbstract});
+  if (fabricated) {
+    // The fabricated state's own abstract state is new; the edge marks where it came from.
+    if (atCutpoint(s)) {
+      auto [aid, isNew] = addAbstract(abs_.alpha(s), true);
+      (void)isNew;
+      addEdge(fromAbstract, aid, true);
+      cnodes_.back().lastAbstract = aid;
+    }
+  }
+  execute({cnodes_.size() - 1});
+}
+
+smt::CheckResult Prover::query(std::vector<ExprRef> as) {
+  ++stats_.invarianceChecks;
+  for (ExprRef a : as)
+    if (a->isFalse()) return smt::CheckResult::unsat();
+  try {
+    auto r = solver_.check(std::span<const ExprRef>(as));
+    if (r.isUnknown()) {
+      ++stats_.unknownAnswers;
+      if (unknownReason_.empty()) unknownReason_ = r.reason.empty() ? "no reason" : r.reason;
+    }
+    return r;
+  } catch (const smt::SmtUnsupported& e) {
+    throw symbolic::NotImplemented(e.what());
+  }
+}
+
+ExprRef Prover::notCovered(const SymConfig& post) {
+  ExprManager& em = *p_.exprs;
+  ExprRef out = em.trueExpr();
+  auto it = byLoc_.find(post.pcs);
+  if (it == byLoc_.end()) return out;
+  for (uint32_t id : it->second)
+    out = em.mkAnd(out, em.mkNot(abs_.gamma(nodes_[id].state, post, sev_)));
+  return out;
+}
+
+Prover::Fragments& Prover::fragmentsOf(uint32_t id) {
+  auto& slot = frags_[id];
+  if (slot) return *slot;
+  slot = std::make_unique<Fragments>();
+  Fragments& f = *slot;
+  for (SymConfig& pre : frag_.prestates(nodes_[id].state.pcs)) {
+    ExprRef g = abs_.gamma(nodes_[id].state, pre, sev_);
+    if (g->isFalse()) continue;  // a reference combination this abstract state excludes
+    f.ends.push_back(frag_.fragments(pre));
+    f.closed.emplace_back(f.ends.back().size(), false);
+    f.gammaPre.push_back(g);
+    f.pres.push_back(std::move(pre));
+  }
+  return f;
+}
+
+exec::State Prover::shape() const {
+  exec::ScriptedChooser chooser;
+  auto s = o_.entry == ir::kNone ? ev_.makeInitialState(chooser)
+                                 : ev_.makeEntryState(
+                                       o_.entry,
+                                       [&] {
+                                         std::vector<exec::Value> args;
+                                         for (ir::VarId v : p_.cfas[o_.entry].params)
+                                           args.push_back(exec::defaultValue(p_.vars[v].type));
+                                         return args;
+                                       }(),
+                                       chooser);
+  if (!s) throw symbolic::NotImplemented("a state shape (" + s.error().message + ")");
+  return std::move(s).value();
+}
+
+bool Prover::checkInvariantsOf(uint32_t id, Fragments& f) {
+  if (f.safetyDone) return false;
+  f.safetyDone = true;
+  if (!o_.tracked[static_cast<size_t>(ir::ErrorKind::Invariant)]) return false;
+  ExprManager& em = *p_.exprs;
+  bool fabricated = false;
+  for (size_t i = 0; i < f.pres.size() && !stop_; ++i) {
+    for (const ir::Property& inv : p_.invariants) {
+      std::vector<symbolic::Obligation> obls;
+      ExprRef v = sev_.eval(abs_.foldLocations(inv.expr, f.pres[i].pcs), f.pres[i].st, obls).expr;
+      if (v->isTrue()) continue;
+      auto r = query({f.gammaPre[i], em.mkNot(v)});
+      if (!r.isSat()) continue;
+      ++stats_.fabricatedStates;
+      startFrom(concretize(p_, f.pres[i], solver_.model(), shape()), true, id);
+      fabricated = true;
+      break;
+    }
+  }
+  return fabricated;
+}
+
+bool Prover::checkPass() {
+  bool fabricated = false;
+  for (uint32_t id = 0; id < nodes_.size() && !stop_; ++id) {
+    if (timeUp()) {
+      cut_ = "timeout reached";
+      stop_ = true;
+      break;
+    }
+    Fragments& f = fragmentsOf(id);
+    fabricated = checkInvariantsOf(id, f) || fabricated;
+    for (size_t i = 0; i < f.pres.size() && !stop_; ++i) {
+      for (size_t j = 0; j < f.ends[i].size() && !stop_; ++j) {
+        if (f.closed[i][j]) continue;
+        const FragmentEnd& end = f.ends[i][j];
+        if (end.kind == FragmentEnd::Kind::Terminated) {
+          f.closed[i][j] = true;
+          continue;
+        }
+        std::vector<ExprRef> as{f.gammaPre[i]};
+        as.insert(as.end(), end.pathCond.begin(), end.pathCond.end());
+        if (end.kind == FragmentEnd::Kind::Error) {
+          const auto key =
+              std::make_pair(end.error->loc.line, static_cast<uint8_t>(end.error->kind));
+          f.closed[i][j] = true;
+          if (errorEdges_.count(key)) {
+            nodes_[id].error = true;
+            continue;
+          }
+          auto r = query(as);
+          if (!r.isSat()) continue;
+          // A state of this abstract state fails: fabricate it and let execution show how.
+          ++stats_.fabricatedStates;
+          exec::State s = concretize(p_, f.pres[i], solver_.model(), shape());
+          startFrom(s, true, id);
+          if (!errorEdges_.count(key)) {  // execution took another branch (e.g. a havoc)
+            nodes_[id].error = true;
+            errorEdges_.insert(key);
+            if (!potential_) {
+              ProveTrace tr;
+              tr.initial = s;
+              tr.fabricated = true;
+              potential_ = FoundProblem{*end.error, std::move(tr), true};
+            }
+          }
+          fabricated = true;
+          continue;
+        }
+        as.push_back(notCovered(end.post));
+        auto r = query(as);
+        if (!r.isSat()) {
+          f.closed[i][j] = true;  // unknown answers are counted: the verdict cannot be proved
+          continue;
+        }
+        ++stats_.fabricatedStates;
+        startFrom(concretize(p_, end.post, solver_.model(), shape()), true, id);
+        fabricated = true;
+      }
+    }
+  }
+  return fabricated;
+}
+
+void Prover::initialCheck() {
+  std::vector<ExprRef> initCond;
+  SymConfig c0 = frag_.initialConfig(o_.entry, initCond);
+  for (int guard = 0; guard < 100000 && !stop_; ++guard) {
+    std::vector<ExprRef> as = initCond;
+    as.push_back(notCovered(c0));
+    auto r = query(as);
+    if (!r.isSat()) return;
+    // A model of the initial condition is a real initial state, not a fabricated one.
+    exec::State s0 = concretize(p_, c0, solver_.model(), shape());
+    startFrom(s0, false, -1);
+    if (!atCutpoint(s0) || !index_.count(abs_.alpha(s0)))  // no progress would loop forever
+      throw symbolic::NotImplemented("initial states outside the cutpoints");
+  }
+}
+
+ProveResult Prover::run() {
+  struct InitSink final : search::SuccessorSink {
+    explicit InitSink(Prover& p) : pr(p) {}
+    void successor(std::string_view state, const search::Move&) override {
+      std::string enc(state);
+      if (pr.visited_.insert(enc).second) {
+        pr.cnodes_.push_back(CNode{std::move(enc), -1, {}, false, -1});
+        starts.push_back(pr.cnodes_.size() - 1);
+      }
+    }
+    void error(const search::FoundError& e) override { errors.push_back(e); }
+    void incomplete(const std::string&) override {}
+    Prover& pr;
+    std::vector<size_t> starts;
+    std::vector<search::FoundError> errors;
+  } init(*this);
+  if (!o_.eager) {
+    sys_.initialStates(init);
+    execute(init.starts);
+  }
+  if (!stop_) initialCheck();
+  while (!stop_ && checkPass()) {
+  }
+  ProveResult r;
+  stats_.abstractStates = nodes_.size();
+  stats_.solverQueries = solver_.stats().queries;
+  stats_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  r.stats = stats_;
+  if (real_) {
+    r.outcome = ProveResult::Outcome::Error;
+    r.problem = std::move(real_);
+  } else if (!cut_.empty()) {
+    r.outcome = ProveResult::Outcome::Unknown;
+    r.reason = cut_;
+    if (potential_) r.problem = std::move(potential_);
+  } else if (potential_) {
+    r.outcome = ProveResult::Outcome::PotentialError;
+    r.problem = std::move(potential_);
+  } else if (stats_.unknownAnswers) {
+    r.outcome = ProveResult::Outcome::Unknown;
+    r.reason = "the solver answered unknown " + std::to_string(stats_.unknownAnswers) + " times (" +
+               unknownReason_ + ")";
+  } else {
+    r.outcome = ProveResult::Outcome::Proved;
+  }
+  for (const auto& [pcs, ids] : byLoc_) {
+    std::string f;
+    for (uint32_t id : ids)
+      f += (f.empty() ? "" : " || ") + ("(" + abs_.formulaText(nodes_[id].state) + ")");
+    r.invariant.emplace_back(abs_.locationText(pcs), f);
+  }
+  r.nodes = nodes_;
+  r.edges.assign(edges_.begin(), edges_.end());
+  return r;
+}
+
+std::string Prover::verify(const ProveResult& r) {
+  for (const AbstractNode& n : r.nodes) addAbstract(n.state, n.fabricated);
+  ExprManager& em = *p_.exprs;
+  std::vector<ExprRef> initCond;
+  SymConfig c0 = frag_.initialConfig(o_.entry, initCond);
+  initCond.push_back(notCovered(c0));
+  auto res = query(initCond);
+  if (!res.isUnsat())
+    return "an initial state is not covered (" + std::string(res.isSat() ? "sat" : "unknown") + ")";
+  for (uint32_t id = 0; id < nodes_.size(); ++id) {
+    Fragments& f = fragmentsOf(id);
+    for (size_t i = 0; i < f.pres.size(); ++i) {
+      for (const ir::Property& inv : p_.invariants) {
+        std::vector<symbolic::Obligation> obls;
+        ExprRef v = sev_.eval(abs_.foldLocations(inv.expr, f.pres[i].pcs), f.pres[i].st, obls).expr;
+        if (!query({f.gammaPre[i], em.mkNot(v)}).isUnsat())
+          return "invariant '" + inv.name + "' may fail at " + abs_.locationText(f.pres[i].pcs);
+      }
+      for (const FragmentEnd& end : f.ends[i]) {
+        if (end.kind == FragmentEnd::Kind::Terminated) continue;
+        std::vector<ExprRef> as{f.gammaPre[i]};
+        as.insert(as.end(), end.pathCond.begin(), end.pathCond.end());
+        if (end.kind == FragmentEnd::Kind::Cutpoint) as.push_back(notCovered(end.post));
+        if (!query(as).isUnsat())
+          return std::string(end.kind == FragmentEnd::Kind::Error ? "an error is reachable"
+                                                                  : "not closed") +
+                 " from " + abs_.locationText(nodes_[id].state.pcs) + ": " +
+                 abs_.formulaText(nodes_[id].state);
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+ProveResult prove(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
+                  const ProveOptions& o) {
+  return Prover(p, ev, solver, o).run();
+}
+
+std::string checkProof(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
+                       const ProveOptions& o, const ProveResult& r) {
+  return Prover(p, ev, solver, o).verify(r);
+}
+
+}  // namespace tandem::fabricate

@@ -1,0 +1,92 @@
+// `tandem prove`: abstraction fabrication (Yorsh, Ball, Sagiv, "Testing, Abstraction, Theorem
+// Proving: Better Together!", ISSTA'06). Execute the program concretely and abstract the states
+// it reaches at cutpoints; check with the SMT solver that the abstract states are closed under
+// the strongest postcondition of the fragments between cutpoints; where they are not, the model
+// is a new concrete (fabricated) state, and execution continues from it. At the fixpoint the
+// abstract states are an invariant; the safety check then either proves the program or exhibits
+// an error reached from a real initial state (an error) or only from a fabricated state (a
+// potential error). A solver `unknown` never becomes `proved`.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "abstraction/abstraction.h"
+#include "mc/ir/cutpoints.h"
+#include "mc/search/trace.h"
+#include "mc/smt/solver.h"
+
+namespace tandem::fabricate {
+
+struct ProveOptions {
+  ir::CfaId entry = ir::kNone;  // open systems: the entry procedure
+  ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
+  bool hybrid = false;           // Sect. 5.3: prune execution at known abstract states
+  bool eager = false;            // baseline: no execution, abstract states by SMT enumeration
+  uint64_t executeBound = 1000;  // concrete states per Execute
+  std::string search = "bfs";
+  std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
+  std::vector<ExprRef> extraPredicates;
+  std::optional<double> timeoutSeconds;
+  std::optional<uint64_t> maxStates;  // concrete states over the whole run
+};
+
+// A concrete execution: from `initial` (fabricated or a real initial state) through `steps`; the
+// last step raises `error`.
+struct ProveTrace {
+  exec::State initial;
+  bool fabricated = false;
+  std::vector<search::TraceStep> steps;
+};
+
+struct FoundProblem {
+  exec::ExecError error;
+  ProveTrace trace;
+  bool fromFabricated = false;
+};
+
+struct AbstractNode {
+  abstraction::AbstractState state;
+  bool fabricated = false;  // first reached by execution from a fabricated state
+  bool error = false;       // a tracked error happens from a state of this abstract state
+};
+
+struct AbstractEdge {
+  uint32_t from, to;
+  bool fabricated;  // the target was fabricated from the source's invariance check
+  friend bool operator<(const AbstractEdge& a, const AbstractEdge& b) {
+    return std::tie(a.from, a.to, a.fabricated) < std::tie(b.from, b.to, b.fabricated);
+  }
+};
+
+struct ProveStats {
+  uint64_t abstractStates = 0, fabricatedStates = 0, solverQueries = 0, executions = 0;
+  uint64_t concreteStates = 0, transitions = 0, unknownAnswers = 0, invarianceChecks = 0;
+  double seconds = 0;
+};
+
+struct ProveResult {
+  enum class Outcome { Proved, Error, PotentialError, Unknown };
+  Outcome outcome = Outcome::Unknown;
+  std::string reason;
+  std::optional<FoundProblem> problem;
+  std::vector<AbstractNode> nodes;
+  std::vector<AbstractEdge> edges;
+  // Per cutpoint (location text): the disjunction of its abstract states.
+  std::vector<std::pair<std::string, std::string>> invariant;
+  ProveStats stats;
+};
+
+// Throws symbolic::NotImplemented for programs outside the fabrication (e.g. calls).
+ProveResult prove(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
+                  const ProveOptions& o);
+
+// --check-proof: re-checks, on `solver` (a fresh one, of the other back end), that the abstract
+// states of `r` contain the initial states, are closed under every fragment and exclude every
+// tracked error. Empty when they do; otherwise what failed.
+std::string checkProof(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
+                       const ProveOptions& o, const ProveResult& r);
+
+}  // namespace tandem::fabricate
