@@ -26,8 +26,7 @@ CTEST_FLAGS ?= --output-on-failure --no-tests=error --timeout $(TEST_TIMEOUT) -j
 BUILD_DIR := build
 ASAN_DIR := build-asan
 
-DEMO_CMD ?= ./$(BUILD_DIR)/tandem run models/bakery2.tdm --steps 12 --seed 1
-# DEMO_CMD ?= ./$(BUILD_DIR)/tandem prove models/bakery2.tdm
+DEMO_CMD ?= ./$(BUILD_DIR)/tandem prove models/bakery2.tdm
 
 # Sanitizer run-time options for the tests in build-asan/: the leak checker is on, and any ASan
 # or UBSan report ends the process with an error, so the test fails.

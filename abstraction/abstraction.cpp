@@ -1,5 +1,7 @@
 #include "abstraction/abstraction.h"
 
+#include <set>
+
 #include "mc/ir/ir_printer.h"
 
 namespace tandem::abstraction {
@@ -167,6 +169,62 @@ std::string Abstraction::formulaText(const AbstractState& a) const {
     add(var.name + " == " + value);
   }
   return out.empty() ? "true" : out;
+}
+
+std::string Abstraction::disjunctionText(const std::vector<const AbstractState*>& as) const {
+  if (as.empty()) return "false";
+  const Scope& sc = scopeAt(as.front()->pcs);
+  // A cube: one entry per predicate (Truth, or -1 for "either"), then the exact values.
+  using Cube = std::vector<int>;
+  std::set<Cube> cubes;
+  for (const AbstractState* a : as) {
+    Cube c(a->truth.begin(), a->truth.end());
+    c.insert(c.end(), a->exact.begin(), a->exact.end());
+    cubes.insert(std::move(c));
+  }
+  const size_t k = sc.preds.size();
+  for (bool merged = true; merged;) {
+    merged = false;
+    for (auto i = cubes.begin(); i != cubes.end() && !merged; ++i) {
+      for (size_t bit = 0; bit < k && !merged; ++bit) {
+        if ((*i)[bit] != static_cast<int>(Truth::True)) continue;
+        Cube other = *i;
+        other[bit] = static_cast<int>(Truth::False);
+        if (!cubes.count(other)) continue;
+        Cube joined = *i;
+        joined[bit] = -1;
+        cubes.erase(other);
+        cubes.erase(i);
+        cubes.insert(std::move(joined));
+        merged = true;
+      }
+    }
+  }
+  std::string out;
+  for (const Cube& c : cubes) {
+    std::string conj;
+    auto add = [&conj](const std::string& s) { conj += (conj.empty() ? "" : " && ") + s; };
+    for (size_t i = 0; i < k; ++i) {
+      if (c[i] < 0) continue;
+      std::string text = ir::exprToString(p_, sc.preds[i].expr);
+      if (c[i] == static_cast<int>(Truth::True))
+        add(text);
+      else if (c[i] == static_cast<int>(Truth::False))
+        add("!(" + text + ")");
+      else
+        add("undefined(" + text + ")");
+    }
+    for (size_t i = 0; i < sc.exact.size(); ++i) {
+      const ir::Variable& var = p_.vars[sc.exact[i].var];
+      const auto v = static_cast<uint32_t>(c[k + i]);
+      add(var.name + " == " +
+          (var.type->kind == TypeKind::Bool ? std::string(v ? "true" : "false")
+                                            : var.type->members[v]));
+    }
+    if (conj.empty()) return "true";
+    out += (out.empty() ? "" : " || ") + (cubes.size() > 1 ? "(" + conj + ")" : conj);
+  }
+  return out;
 }
 
 }  // namespace tandem::abstraction

@@ -51,6 +51,9 @@ class Abstraction {
   // Text for reports: "P1@C, P2@A" and "x1 <= x2 && !(px == null) && b == true".
   std::string locationText(const std::vector<ir::LocId>& pcs) const;
   std::string formulaText(const AbstractState& a) const;
+  // The disjunction of abstract states at one location vector, with cubes that differ in one
+  // predicate merged (x && y || x && !y is printed as x), for the invariant in reports.
+  std::string disjunctionText(const std::vector<const AbstractState*>& as) const;
   size_t globalPredicateCount() const { return global_.size(); }
 
  private:

@@ -454,10 +454,9 @@ ProveResult Prover::run() {
     r.outcome = ProveResult::Outcome::Proved;
   }
   for (const auto& [pcs, ids] : byLoc_) {
-    std::string f;
-    for (uint32_t id : ids)
-      f += (f.empty() ? "" : " || ") + ("(" + abs_.formulaText(nodes_[id].state) + ")");
-    r.invariant.emplace_back(abs_.locationText(pcs), f);
+    std::vector<const AbstractState*> states;
+    for (uint32_t id : ids) states.push_back(&nodes_[id].state);
+    r.invariant.emplace_back(abs_.locationText(pcs), abs_.disjunctionText(states));
   }
   r.nodes = nodes_;
   r.edges.assign(edges_.begin(), edges_.end());
