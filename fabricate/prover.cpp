@@ -218,7 +218,9 @@ void Prover::execute(std::vector<size_t> starts) {
     exec::State s = sys_.codec().decode(cnodes_[id].enc);
     if (atCutpoint(s)) {
       auto [aid, isNew] = addAbstract(abs_.alpha(s), cnodes_[id].fabricated);
-      addEdge(cnodes_[id].lastAbstract, aid, false);
+      // A fabricated start state was abstracted (and its edge drawn) when it was made.
+      if (!(startSet.count(id) && cnodes_[id].lastAbstract == static_cast<int64_t>(aid)))
+        addEdge(cnodes_[id].lastAbstract, aid, false);
       cnodes_[id].lastAbstract = aid;
       if (o_.hybrid && !isNew && !startSet.count(id)) continue;
     }

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "abstraction/auto_predicates.h"
 #include "fabricate/prover.h"
 #include "mc/cli/check_setup.h"
 #include "mc/cli/prove_command.h"
@@ -194,10 +195,6 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
     io.err << "tandem: error: prove --class is not implemented yet\n";
     return 2;
   }
-  if (o.autoPredicates) {
-    io.err << "tandem: error: prove --auto-predicates is not implemented yet\n";
-    return 2;
-  }
   auto tracked = trackedKinds(o, io.err);
   if (!tracked) return 2;
   fabricate::ProveOptions po;
@@ -229,6 +226,12 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
   }
   if (!o.predicatesFile.empty() && !readPredicates(o.predicatesFile, p, po.extraPredicates, io.err))
     return 2;
+  if (o.autoPredicates) {
+    std::vector<ir::CfaId> cfas = p.processes;
+    if (p.rules != ir::kNone) cfas.push_back(p.rules);
+    if (po.entry != ir::kNone) cfas.push_back(po.entry);
+    for (ExprRef e : abstraction::defaultPredicates(p, cfas)) po.extraPredicates.push_back(e);
+  }
   exec::NativeRegistry natives;
   if (!loadNativePlugins(o, natives, io.err) || !checkNatives(p, natives, io.err)) return 2;
   auto solver = symbolic_cli::makeSolver(o, p, io.err);
