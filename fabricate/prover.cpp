@@ -90,6 +90,10 @@ class Prover {
   bool checkPass();
   void initialCheck();
   bool checkInvariantsOf(uint32_t id, Fragments& f);
+  // Eager: every candidate abstract state at `post`'s locations that `as` (the pre-state's
+  // gamma and the path) can reach is added; one query per candidate not yet known.
+  void enumerateCandidates(const std::vector<ExprRef>& as, const SymConfig& post,
+                           int64_t fromAbstract);
 
   const ir::Program& p_;
   exec::Evaluator& ev_;
@@ -228,7 +232,7 @@ void Prover::execute(std::vector<size_t> starts) {
       recordProblem(id, exec::ExecError{inv->kind, inv->loc, inv->message, false}, nullptr);
       continue;
     }
-    if (o_.eager) continue;  // the baseline only abstracts the states it is given
+    if (o_.engine != ProveOptions::Engine::Fabricate) continue;  // baselines do not execute
     Sink sink(*this, id);
     sys_.successors(cnodes_[id].enc, sink);
     for (size_t n : sink.fresh) frontier.push_back(n);
@@ -379,6 +383,12 @@ bool Prover::checkPass() {
           fabricated = true;
           continue;
         }
+        if (o_.engine == ProveOptions::Engine::Eager) {
+          enumerateCandidates(as, end.post, id);
+          f.closed[i][j] = true;
+          fabricated = true;  // new states may have fragments to check
+          continue;
+        }
         as.push_back(notCovered(end.post));
         auto r = query(as);
         if (!r.isSat()) {
@@ -394,9 +404,49 @@ bool Prover::checkPass() {
   return fabricated;
 }
 
+void Prover::enumerateCandidates(const std::vector<ExprRef>& as, const SymConfig& post,
+                                 int64_t fromAbstract) {
+  const abstraction::Scope& sc = abs_.scopeAt(post.pcs);
+  std::vector<uint32_t> radix;
+  for (size_t i = 0; i < sc.preds.size(); ++i) radix.push_back(2);
+  for (const auto& x : sc.exact) {
+    TypeRef t = p_.vars[x.var].type;
+    radix.push_back(t->kind == TypeKind::Bool ? 2 : static_cast<uint32_t>(t->members.size()));
+  }
+  uint64_t total = 1;
+  for (uint32_t r : radix) {
+    total *= r;
+    if (total > (uint64_t{1} << 16))
+      throw symbolic::NotImplemented(
+          "the eager engine with more than 65536 candidates per location");
+  }
+  std::vector<uint32_t> digit(radix.size(), 0);
+  for (uint64_t n = 0; n < total && !stop_; ++n) {
+    AbstractState c;
+    c.pcs = post.pcs;
+    for (size_t i = 0; i < sc.preds.size(); ++i) c.truth.push_back(static_cast<uint8_t>(digit[i]));
+    for (size_t i = sc.preds.size(); i < radix.size(); ++i) c.exact.push_back(digit[i]);
+    for (size_t i = 0; i < radix.size(); ++i) {  // next mixed-radix number
+      if (++digit[i] < radix[i]) break;
+      digit[i] = 0;
+    }
+    if (index_.count(c)) continue;
+    std::vector<ExprRef> q = as;
+    q.push_back(abs_.gamma(c, post, sev_));
+    if (!query(q).isSat()) continue;
+    auto [id, isNew] = addAbstract(c, true);
+    (void)isNew;
+    addEdge(fromAbstract, id, true);
+  }
+}
+
 void Prover::initialCheck() {
   std::vector<ExprRef> initCond;
   SymConfig c0 = frag_.initialConfig(o_.entry, initCond);
+  if (o_.engine == ProveOptions::Engine::Eager) {
+    enumerateCandidates(initCond, c0, -1);
+    return;
+  }
   for (int guard = 0; guard < 100000 && !stop_; ++guard) {
     std::vector<ExprRef> as = initCond;
     as.push_back(notCovered(c0));
@@ -426,7 +476,7 @@ ProveResult Prover::run() {
     std::vector<size_t> starts;
     std::vector<search::FoundError> errors;
   } init(*this);
-  if (!o_.eager) {
+  if (o_.engine == ProveOptions::Engine::Fabricate) {
     sys_.initialStates(init);
     execute(init.starts);
   }

@@ -23,8 +23,13 @@ namespace tandem::fabricate {
 struct ProveOptions {
   ir::CfaId entry = ir::kNone;  // open systems: the entry procedure
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
-  bool hybrid = false;           // Sect. 5.3: prune execution at known abstract states
-  bool eager = false;            // baseline: no execution, abstract states by SMT enumeration
+  bool hybrid = false;  // Sect. 5.3: prune execution at known abstract states
+  // Fabricate: the paper's method. The two baselines compute the same fixpoint without execution:
+  // Models enumerates models of each invariance query (Reps, Sagiv, Yorsh's symbolic best
+  // transformer), Eager asks the solver about every candidate abstract successor (the most
+  // precise abstract post computed by theorem-prover calls, as in Graf and Saidi).
+  enum class Engine { Fabricate, Models, Eager };
+  Engine engine = Engine::Fabricate;
   uint64_t executeBound = 1000;  // concrete states per Execute
   std::string search = "bfs";
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};

@@ -205,11 +205,15 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
     io.err << "tandem: error: --cutpoints must be 'loops' or 'all', not '" << o.cutpoints << "'\n";
     return 2;
   }
-  if (o.engine != "fabricate" && o.engine != "eager") {
-    io.err << "tandem: error: --engine must be 'fabricate' or 'eager', not '" << o.engine << "'\n";
+  if (o.engine == "eager") {
+    po.engine = fabricate::ProveOptions::Engine::Eager;
+  } else if (o.engine == "models") {
+    po.engine = fabricate::ProveOptions::Engine::Models;
+  } else if (o.engine != "fabricate") {
+    io.err << "tandem: error: --engine must be 'fabricate', 'eager' or 'models', not '" << o.engine
+           << "'\n";
     return 2;
   }
-  po.eager = o.engine == "eager";
   po.hybrid = o.hybrid;
   po.search = o.search == "dfs" ? "dfs" : "bfs";
   po.timeoutSeconds = o.timeout;

@@ -68,7 +68,7 @@ po::options_description describe(Options& o) {
     ("auto-predicates", po::bool_switch(&o.autoPredicates), "prove: infer default predicates")
     ("hybrid", po::bool_switch(&o.hybrid), "prove: fabricate when execution stops covering")
     ("predicates", po::value(&o.predicatesFile), "prove: extra predicates from FILE")
-    ("engine", po::value(&o.engine)->default_value(o.engine), "prove: fabricate|eager")
+    ("engine", po::value(&o.engine)->default_value(o.engine), "prove: fabricate|eager|models")
     ("solving", po::value(&o.solving)->default_value(o.solving), "testgen: classic|mixed|exe|dart")
     ("heuristic", po::value(&o.heuristic)->default_value(o.heuristic), "testgen: incremental|partition|random")
     ("max-tries", po::value(&o.maxTries)->default_value(o.maxTries), "testgen: tries of a heuristic")
@@ -159,7 +159,8 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   if (!oneOf(o.solver, {"z3", "cvc5"}))
     return fail("--solver must be z3 or cvc5, not '" + o.solver + "'");
   if (!oneOf(o.cutpoints, {"loops", "all"})) return fail("--cutpoints must be loops or all");
-  if (!oneOf(o.engine, {"fabricate", "eager"})) return fail("--engine must be fabricate or eager");
+  if (!oneOf(o.engine, {"fabricate", "eager", "models"}))
+    return fail("--engine must be fabricate, eager or models");
   if (!oneOf(o.solving, {"classic", "mixed", "exe", "dart"}))
     return fail("--solving must be classic, mixed, exe or dart");
   if (!oneOf(o.heuristic, {"incremental", "partition", "random"}))
