@@ -137,7 +137,14 @@ RunResult checkRun(const RunLine& run, const RunnerConfig& config,
   }
   std::vector<std::string> args = run.args;
   args.insert(args.end(), config.extraArgs.begin(), config.extraArgs.end());
-  return evaluate(run, runProcess(config.tandem, args, config.timeout));
+  ProcessResult proc = runProcess(config.tandem, args, config.timeout);
+  RunResult r = evaluate(run, proc);
+  if (!config.forbidStderr.empty() && proc.err.find(config.forbidStderr) != std::string::npos) {
+    r.outcome = Outcome::Fail;
+    r.problems.push_back("standard error contains '" + config.forbidStderr +
+                         "': " + firstLineWith(proc.err, config.forbidStderr));
+  }
+  return r;
 }
 
 }  // namespace tandem::conformance

@@ -31,6 +31,9 @@ struct RunnerConfig {
   std::string tandem;                  // path of the tandem executable
   std::vector<std::string> extraArgs;  // appended to every RUN line (`--solver cvc5`)
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};
+  // A RUN line whose standard error contains this fails (e.g. "disagree" under
+  // --solver-cross-check); empty: no check.
+  std::string forbidStderr;
 };
 
 struct CommandList {

@@ -19,10 +19,11 @@ namespace {
 
 constexpr std::string_view kUsage =
     "usage: tandem_conformance_runner --tandem PATH [--filter SUBSTR] [--extra-args \"ARGS\"]\n"
-    "                                 [--timeout SECONDS] DIR_OR_FILE...\n"
+    "                                 [--timeout SECONDS] [--forbid-stderr TEXT] DIR_OR_FILE...\n"
     "Runs every RUN line of every *.tdm file under each DIR (or of each FILE). --filter keeps\n"
     "the RUN lines whose 'file:line  tandem args' contains SUBSTR; --extra-args is appended to\n"
-    "every RUN line; --timeout bounds each run (default 120). Exit 1 if any RUN line failed.\n";
+    "every RUN line; --timeout bounds each run (default 120); --forbid-stderr fails a RUN line\n"
+    "whose standard error contains TEXT. Exit 1 if any RUN line failed.\n";
 
 struct Options {
   RunnerConfig config;
@@ -45,8 +46,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
-    bool takesValue =
-        arg == "--tandem" || arg == "--filter" || arg == "--extra-args" || arg == "--timeout";
+    bool takesValue = arg == "--tandem" || arg == "--filter" || arg == "--extra-args" ||
+                      arg == "--timeout" || arg == "--forbid-stderr";
     if (takesValue) {
       if (i + 1 >= argc) return usageError(arg + " needs a value");
       value = argv[++i];
@@ -58,6 +59,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       o.config.tandem = value;
     } else if (arg == "--filter") {
       o.filter = value;
+    } else if (arg == "--forbid-stderr") {
+      o.config.forbidStderr = value;
     } else if (arg == "--extra-args") {
       SplitResult split = splitArgs(value);
       if (!split.error.empty()) return usageError("--extra-args: " + split.error);

@@ -396,6 +396,16 @@ TEST_CASE("conformance: running a fake tandem") {
     config.extraArgs = {"--exit", "5"};
     CHECK(checkRun(run, config, commands.names).outcome == Outcome::Pass);
   }
+  SUBCASE("--forbid-stderr fails a line that passes otherwise") {
+    RunLine run =
+        onlyRun("// RUN: tandem check --say '*** SOLVER DISAGREEMENT' %s\n// EXPECT: exit=0");
+    CHECK(checkRun(run, config, commands.names).outcome == Outcome::Pass);
+    config.forbidStderr = "***";
+    RunResult r = checkRun(run, config, commands.names);
+    CHECK(r.outcome == Outcome::Fail);
+    REQUIRE_FALSE(r.problems.empty());
+    CHECK(r.problems.back().find("SOLVER DISAGREEMENT") != std::string::npos);
+  }
   SUBCASE("a timeout kills the child and what it started") {
     RunLine run = onlyRun("// RUN: tandem check --sleep 30 %s\n// EXPECT: exit=0");
     config.timeout = 300ms;
