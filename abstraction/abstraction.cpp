@@ -1,5 +1,6 @@
 #include "abstraction/abstraction.h"
 
+#include <map>
 #include <set>
 
 #include "mc/ir/ir_printer.h"
@@ -32,35 +33,58 @@ const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
   if (it != scopes_.end()) return it->second;
   Scope sc;
   const exec::ThreadId globalThread = p_.isClosed() ? exec::kNoThread : 0;
-  for (ExprRef e : global_) sc.preds.push_back({e, globalThread});
+  for (ExprRef e : global_) sc.preds.push_back({e, globalThread, kTopFrame});
   for (ir::VarId v : p_.globals)
-    if (isExactType(p_.vars[v].type)) sc.exact.push_back({v, globalThread});
-  for (size_t t = 0; t < pcs.size(); ++t) {
-    const ir::Cfa& cfa = p_.cfas[p_.locs[pcs[t]].cfa];
-    const auto tid = static_cast<exec::ThreadId>(t);
+    if (isExactType(p_.vars[v].type)) sc.exact.push_back({v, globalThread, kTopFrame});
+  for (size_t i = 0; i < pcs.size(); ++i) {
+    const ir::Cfa& cfa = p_.cfas[p_.locs[pcs[i]].cfa];
+    // Closed systems: position i is thread i. Open systems: frame i of thread 0.
+    const auto tid = p_.isClosed() ? static_cast<exec::ThreadId>(i) : 0;
+    const uint32_t frame =
+        p_.isClosed() || i + 1 == pcs.size() ? kTopFrame : static_cast<uint32_t>(i);
     if (cfa.classIndex != ir::kNone)
-      for (ExprRef e : p_.classes[cfa.classIndex].predicates) sc.preds.push_back({e, tid});
-    for (ExprRef e : cfa.predicates) sc.preds.push_back({e, tid});
+      for (ExprRef e : p_.classes[cfa.classIndex].predicates) sc.preds.push_back({e, tid, frame});
+    for (ExprRef e : cfa.predicates) sc.preds.push_back({e, tid, frame});
     for (ir::VarId v : cfa.locals)
-      if (!p_.vars[v].hidden && isExactType(p_.vars[v].type)) sc.exact.push_back({v, tid});
+      if (!p_.vars[v].hidden && isExactType(p_.vars[v].type)) sc.exact.push_back({v, tid, frame});
   }
   return scopes_.emplace(pcs, std::move(sc)).first->second;
 }
 
+std::vector<ir::LocId> Abstraction::locations(const exec::State& s) const {
+  std::vector<ir::LocId> pcs;
+  if (p_.isClosed()) {
+    for (const exec::Thread& th : s.threads) pcs.push_back(th.top().pc);
+  } else {
+    for (const exec::Frame& f : s.threads[0].frames) pcs.push_back(f.pc);
+  }
+  return pcs;
+}
+
 AbstractState Abstraction::alpha(const exec::State& s) const {
   AbstractState a;
-  for (const exec::Thread& th : s.threads) a.pcs.push_back(th.top().pc);
+  a.pcs = locations(s);
   const Scope& sc = scopeAt(a.pcs);
   ExprManager& em = *p_.exprs;
+  // A caller's predicates read its frame: evaluate them with the frames above it removed.
+  std::map<uint32_t, exec::State> below;
+  auto view = [&](uint32_t frame) -> const exec::State& {
+    if (frame == kTopFrame) return s;
+    auto it = below.find(frame);
+    if (it != below.end()) return it->second;
+    exec::State t = s;
+    t.threads[0].frames.resize(frame + 1);
+    return below.emplace(frame, std::move(t)).first->second;
+  };
   for (const Scope::Pred& pr : sc.preds) {
-    auto r = ev_.eval(pr.expr, s, pr.thread);
+    auto r = ev_.eval(pr.expr, view(pr.frame), pr.thread);
     a.truth.push_back(static_cast<uint8_t>(!r                   ? Truth::Undefined
                                            : r.value().asBool() ? Truth::True
                                                                 : Truth::False));
   }
   for (const Scope::Exact& x : sc.exact) {
     const ir::Variable& v = p_.vars[x.var];
-    auto r = ev_.eval(em.var(x.var, v.type), s, x.thread);
+    auto r = ev_.eval(em.var(x.var, v.type), view(x.frame), x.thread);
     uint32_t code = 0;
     if (r)
       code = v.type->kind == TypeKind::Bool ? (r.value().asBool() ? 1 : 0) : r.value().enumIndex();
@@ -92,7 +116,15 @@ ExprRef Abstraction::foldLocations(ExprRef e, const std::vector<ir::LocId>& pcs)
 ExprRef Abstraction::predicateValue(const Scope::Pred& pr, const SymConfig& c,
                                     const symbolic::SymEvaluator& sev, ExprRef* definedOut) const {
   std::vector<symbolic::Obligation> obls;
-  symbolic::SymValue v = sev.eval(foldLocations(pr.expr, c.pcs), c.st, obls);
+  ExprRef e = foldLocations(pr.expr, c.pcs);
+  symbolic::SymValue v;
+  if (pr.frame == kTopFrame || pr.frame + 1 >= c.st.frames.size()) {
+    v = sev.eval(e, c.st, obls);
+  } else {
+    symbolic::SymState below = c.st;
+    below.frames.resize(pr.frame + 1);
+    v = sev.eval(e, below, obls);
+  }
   ExprManager& em = *p_.exprs;
   if (definedOut) {
     ExprRef ok = em.trueExpr();
@@ -124,8 +156,9 @@ ExprRef Abstraction::gamma(const AbstractState& a, const SymConfig& c,
   }
   for (size_t i = 0; i < sc.exact.size(); ++i) {
     const ir::Variable& var = p_.vars[sc.exact[i].var];
-    std::vector<symbolic::Obligation> obls;
-    ExprRef v = sev.eval(em.var(sc.exact[i].var, var.type), c.st, obls).expr;
+    ExprRef v =
+        predicateValue({em.var(sc.exact[i].var, var.type), sc.exact[i].thread, sc.exact[i].frame},
+                       c, sev, nullptr);
     ExprRef k = var.type->kind == TypeKind::Bool ? em.boolConst(a.exact[i] != 0)
                                                  : em.enumConst(var.type, a.exact[i]);
     lits.push_back(em.mkEq(v, k));
@@ -136,7 +169,7 @@ ExprRef Abstraction::gamma(const AbstractState& a, const SymConfig& c,
 std::string Abstraction::locationText(const std::vector<ir::LocId>& pcs) const {
   std::string out;
   for (size_t t = 0; t < pcs.size(); ++t) {
-    if (t) out += ", ";
+    if (t) out += p_.isClosed() ? ", " : " > ";  // open systems: the call stack
     const ir::Cfa& cfa = p_.cfas[p_.locs[pcs[t]].cfa];
     if (p_.isClosed() && cfa.kind == ir::CfaKind::Process) out += cfa.name + "@";
     out += p_.locName(pcs[t]);

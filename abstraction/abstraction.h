@@ -17,16 +17,21 @@
 
 namespace tandem::abstraction {
 
-// What one location vector sees: predicates (with the thread whose locals they read) and exact
-// variables.
+// What one location vector sees: predicates (with the thread and call-stack depth whose locals
+// they read) and exact variables. Closed systems: one location per thread (its top frame); open
+// systems: the one thread's call stack, bottom first, so the callers' predicates stay in scope
+// while a callee runs.
+inline constexpr uint32_t kTopFrame = UINT32_MAX;
 struct Scope {
   struct Pred {
     ExprRef expr;
     exec::ThreadId thread;
+    uint32_t frame = kTopFrame;
   };
   struct Exact {
     ir::VarId var;
     exec::ThreadId thread;
+    uint32_t frame = kTopFrame;
   };
   std::vector<Pred> preds;
   std::vector<Exact> exact;
@@ -42,7 +47,10 @@ class Abstraction {
   // The formula gamma(a) over the symbolic configuration `c` (at a's locations).
   ExprRef gamma(const AbstractState& a, const SymConfig& c,
                 const symbolic::SymEvaluator& sev) const;
-  // One predicate or exact variable of `c`, as a symbolic boolean or integer.
+  // The locations of a concrete state: each thread's top location, or (open systems) the call
+  // stack of the one thread.
+  std::vector<ir::LocId> locations(const exec::State& s) const;
+  // One predicate of `c`, as a symbolic boolean.
   ExprRef predicateValue(const Scope::Pred& pr, const SymConfig& c,
                          const symbolic::SymEvaluator& sev, ExprRef* definedOut) const;
   // AtLoc replaced by constants for the threads' locations `pcs`.

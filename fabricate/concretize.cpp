@@ -28,17 +28,25 @@ exec::State concretize(const ir::Program& p, const abstraction::SymConfig& c, co
     const ir::Variable& v = p.vars[id];
     shape.globals[v.slot] = modelValue(c.st.globals[v.slot], v.type, m);
   }
-  for (size_t t = 0; t < c.pcs.size() && t < shape.threads.size(); ++t)
-    shape.threads[t].top().pc = c.pcs[t];
-  if (!p.isClosed() && !c.st.frames.empty()) {
-    const symbolic::SymFrame& f = c.st.frames.back();
-    exec::Frame& cf = shape.threads[0].top();
+  if (p.isClosed()) {
+    for (size_t t = 0; t < c.pcs.size() && t < shape.threads.size(); ++t)
+      shape.threads[t].top().pc = c.pcs[t];
+    return shape;
+  }
+  // Open system: the call stack of the one thread, bottom first.
+  std::vector<exec::Frame>& frames = shape.threads[0].frames;
+  frames.resize(1);
+  for (size_t d = 0; d < c.st.frames.size(); ++d) {
+    const symbolic::SymFrame& f = c.st.frames[d];
+    if (d > 0) frames.emplace_back();
+    exec::Frame& cf = frames.back();
     cf.cfa = f.cfa;
     cf.pc = f.pc;
+    cf.callEdge = d == 0 ? ir::kNone : f.callEdge;
+    cf.locals.resize(f.locals.size());
     for (ir::VarId id : p.cfas[f.cfa].locals) {
       const ir::Variable& v = p.vars[id];
-      if (v.slot < f.locals.size() && v.slot < cf.locals.size())
-        cf.locals[v.slot] = modelValue(f.locals[v.slot], v.type, m);
+      if (v.slot < f.locals.size()) cf.locals[v.slot] = modelValue(f.locals[v.slot], v.type, m);
     }
   }
   return shape;

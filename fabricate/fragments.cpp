@@ -37,9 +37,20 @@ FragmentBuilder::FragmentBuilder(const ir::Program& p, const abstraction::Abstra
 }
 
 bool FragmentBuilder::isCutpoint(const std::vector<ir::LocId>& pcs) const {
+  if (!p_.isClosed()) {
+    // A callee's exit is passed through: the fragment goes on to the caller's return site (a
+    // cutpoint), so the returned value reaches the caller's predicates exactly instead of
+    // through a hidden result variable no predicate can name.
+    const ir::Location& top = p_.locs[pcs.back()];
+    return cut_[pcs.back()] && !top.atomic && !(pcs.size() > 1 && top.isExit);
+  }
   for (ir::LocId l : pcs)
     if (!cut_[l] || p_.locs[l].atomic) return false;
   return true;
+}
+
+ir::LocId& FragmentBuilder::pcOf(SymConfig& c, size_t t) const {
+  return p_.isClosed() ? c.pcs[t] : c.pcs.back();
 }
 
 SymValue FragmentBuilder::freshValue(TypeRef t, const std::string& name) const {
@@ -55,19 +66,28 @@ SymValue FragmentBuilder::freshValue(TypeRef t, const std::string& name) const {
   throw NotImplemented("fabricating values of type " + typeToString(t));
 }
 
-std::vector<SymValue> FragmentBuilder::refCandidates(TypeRef refType, ir::CfaId cfa) const {
-  std::set<ir::VarId> taken;
-  for (ir::LocId l : p_.cfas[cfa].locs)
-    for (ir::EdgeId e : p_.locs[l].out) collectEdge(p_.edges[e], taken);
+std::vector<SymValue> FragmentBuilder::refCandidates(TypeRef refType,
+                                                     const std::vector<ir::LocId>& pcs,
+                                                     size_t depth) const {
   std::vector<SymValue> out{SymValue::nullRef()};
-  for (ir::VarId v : taken) {
-    const ir::Variable& var = p_.vars[v];
-    if (var.type != refType->elem) continue;
-    if (var.scope == ir::VarScope::Global)
-      out.push_back(SymValue::ref(exec::Address::global(var.slot)));
-    else if (var.scope == ir::VarScope::Local && var.owner == cfa)
-      out.push_back(SymValue::ref(exec::Address::local(0, 0, var.slot)));
+  std::set<ir::VarId> globalsTaken;
+  // Frame `depth` may point at variables of its own frame and of its callers' frames.
+  for (size_t d = 0; d <= depth && d < pcs.size(); ++d) {
+    const ir::CfaId cfa = p_.locs[pcs[d]].cfa;
+    std::set<ir::VarId> taken;
+    for (ir::LocId l : p_.cfas[cfa].locs)
+      for (ir::EdgeId e : p_.locs[l].out) collectEdge(p_.edges[e], taken);
+    for (ir::VarId v : taken) {
+      const ir::Variable& var = p_.vars[v];
+      if (var.type != refType->elem) continue;
+      if (var.scope == ir::VarScope::Global)
+        globalsTaken.insert(v);
+      else if (var.scope == ir::VarScope::Local && var.owner == cfa)
+        out.push_back(SymValue::ref(exec::Address::local(0, static_cast<uint32_t>(d), var.slot)));
+    }
   }
+  for (ir::VarId v : globalsTaken)
+    out.push_back(SymValue::ref(exec::Address::global(p_.vars[v].slot)));
   return out;
 }
 
@@ -87,27 +107,35 @@ std::vector<SymConfig> FragmentBuilder::prestates(const std::vector<ir::LocId>& 
         throw NotImplemented("fabricating process-local variables");
     return out;
   }
-  const ir::CfaId cfa = p_.locs[pcs[0]].cfa;
-  symbolic::SymFrame f{cfa, pcs[0], {}, ir::kNone, nullptr};
-  std::vector<std::pair<uint32_t, std::vector<SymValue>>> refs;  // slot, candidates
-  for (ir::VarId id : p_.cfas[cfa].locals) {
-    const ir::Variable& v = p_.vars[id];
-    if (v.slot >= f.locals.size()) f.locals.resize(v.slot + 1);
-    if (v.type->kind == TypeKind::Ref) {
-      refs.emplace_back(v.slot, refCandidates(v.type, cfa));
-      f.locals[v.slot] = SymValue::nullRef();
-    } else {
-      f.locals[v.slot] = freshValue(v.type, v.name);
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::vector<SymValue>>> refs;
+  for (size_t depth = 0; depth < pcs.size(); ++depth) {
+    const ir::CfaId cfa = p_.locs[pcs[depth]].cfa;
+    ir::EdgeId callEdge = ir::kNone;
+    if (depth > 0) {  // the caller waits at its call site
+      for (ir::EdgeId e : p_.locs[pcs[depth - 1]].out)
+        if (p_.edges[e].kind == ir::EdgeKind::Call && p_.edges[e].callee == cfa) callEdge = e;
+      if (callEdge == ir::kNone) throw NotImplemented("a call stack without its call edge");
     }
+    if (p_.cfas[cfa].usesOld) throw NotImplemented("fabricating states of code that uses old()");
+    symbolic::SymFrame f{cfa, pcs[depth], {}, callEdge, nullptr};
+    for (ir::VarId id : p_.cfas[cfa].locals) {
+      const ir::Variable& v = p_.vars[id];
+      if (v.slot >= f.locals.size()) f.locals.resize(v.slot + 1);
+      if (v.type->kind == TypeKind::Ref) {
+        refs.push_back({{static_cast<uint32_t>(depth), v.slot}, refCandidates(v.type, pcs, depth)});
+        f.locals[v.slot] = SymValue::nullRef();
+      } else {
+        f.locals[v.slot] = freshValue(v.type, v.name);
+      }
+    }
+    out[0].st.frames.push_back(std::move(f));
   }
-  if (p_.cfas[cfa].usesOld) throw NotImplemented("fabricating states of code that uses old()");
-  out[0].st.frames.push_back(std::move(f));
-  for (const auto& [slot, cands] : refs) {
+  for (const auto& [where, cands] : refs) {
     std::vector<SymConfig> next;
     for (const SymConfig& c : out)
       for (const SymValue& r : cands) {
         SymConfig d = c;
-        d.st.frames[0].locals[slot] = r;
+        d.st.frames[where.first].locals[where.second] = r;
         next.push_back(std::move(d));
       }
     out = std::move(next);
@@ -163,7 +191,7 @@ SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& 
 
 void FragmentBuilder::selectFrame(SymConfig& c, size_t t) const {
   if (!p_.isClosed()) {
-    c.st.frames.back().pc = c.pcs[0];
+    c.st.frames.back().pc = c.pcs.back();
     return;
   }
   c.st.frames.clear();
@@ -268,22 +296,68 @@ void FragmentBuilder::step(const Branch& b, size_t t, ir::EdgeId id, std::vector
     }
     case ir::EdgeKind::Assumed:
       break;
-    case ir::EdgeKind::Call:
-      throw NotImplemented("fabrication across procedure calls");
+    case ir::EdgeKind::Call: {
+      const ir::Cfa& callee = p_.cfas[edge.callee];
+      if (p_.isClosed() || callee.kind != ir::CfaKind::Proc)
+        throw NotImplemented("fabrication across calls in processes, of methods or constructors");
+      if (n.c.st.frames.size() >= kMaxStack)
+        throw NotImplemented("fabrication with call stacks deeper than " +
+                             std::to_string(kMaxStack) + " (recursion)");
+      if (callee.usesOld) throw NotImplemented("fabrication of code that uses old()");
+      std::vector<SymValue> args;
+      for (ExprRef a : edge.args) args.push_back(sev_.eval(a, n.c.st, obls));
+      if (!oblige(n, obls, id, ends)) return;
+      symbolic::SymFrame f{edge.callee, callee.entry, {}, id, nullptr};
+      for (ir::VarId v : callee.locals) {
+        const ir::Variable& var = p_.vars[v];
+        if (var.slot >= f.locals.size()) f.locals.resize(var.slot + 1);
+        f.locals[var.slot] = sev_.fromValue(exec::defaultValue(var.type), var.type);
+      }
+      for (size_t i = 0; i < callee.params.size() && i < args.size(); ++i) {
+        const ir::Variable& var = p_.vars[callee.params[i]];
+        f.locals[var.slot] = sev_.coerce(args[i], var.type);
+      }
+      n.c.st.frames.push_back(std::move(f));
+      n.c.pcs.push_back(callee.entry);
+      bool ok = true;
+      assign(n, callee.entryInits, false, id, ends, ok);
+      if (!ok) return;
+      n.edges.push_back(id);
+      next.push_back(std::move(n));
+      return;
+    }
     case ir::EdgeKind::Return: {
-      if (n.c.st.frames.size() > 1 || p_.isClosed())
-        throw NotImplemented("fabrication across procedure returns");
-      FragmentEnd e;
-      e.kind = FragmentEnd::Kind::Terminated;
-      e.post = std::move(n.c);
-      e.pathCond = std::move(n.pc);
-      e.edges = std::move(n.edges);
-      e.edges.push_back(id);
-      ends.push_back(std::move(e));
+      if (p_.isClosed()) throw NotImplemented("fabrication across returns in processes");
+      if (n.c.st.frames.size() == 1) {
+        FragmentEnd e;
+        e.kind = FragmentEnd::Kind::Terminated;
+        e.post = std::move(n.c);
+        e.pathCond = std::move(n.pc);
+        e.edges = std::move(n.edges);
+        e.edges.push_back(id);
+        ends.push_back(std::move(e));
+        return;
+      }
+      const ir::Cfa& cfa = p_.cfas[n.c.st.frames.back().cfa];
+      std::optional<SymValue> result;
+      if (cfa.resultVar != ir::kNone)
+        result = n.c.st.frames.back().locals[p_.vars[cfa.resultVar].slot];
+      const ir::Edge& call = p_.edges[n.c.st.frames.back().callEdge];
+      n.c.st.frames.pop_back();
+      n.c.pcs.pop_back();
+      if (call.result && result) {
+        symbolic::SymLvalue lv = sev_.lvalue(call.result, n.c.st, obls);
+        if (!oblige(n, obls, id, ends)) return;
+        sev_.store(n.c.st, lv, sev_.coerce(*result, call.result->type));
+      }
+      n.c.pcs.back() = call.to;
+      n.c.st.frames.back().pc = call.to;
+      n.edges.push_back(id);
+      next.push_back(std::move(n));
       return;
     }
   }
-  n.c.pcs[t] = edge.to;
+  pcOf(n.c, t) = edge.to;
   if (!p_.isClosed()) n.c.st.frames.back().pc = edge.to;
   n.edges.push_back(id);
   next.push_back(std::move(n));
@@ -293,7 +367,8 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
   std::vector<FragmentEnd> ends;
   constexpr size_t kMaxBranches = 100000;
   size_t made = 0;
-  for (size_t t = 0; t < pre.pcs.size(); ++t) {
+  const size_t threads = p_.isClosed() ? pre.pcs.size() : 1;
+  for (size_t t = 0; t < threads; ++t) {
     std::vector<Branch> work{Branch{pre, {}, {}}};
     bool first = true;
     while (!work.empty()) {
@@ -309,7 +384,7 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
         continue;
       }
       std::vector<Branch> next;
-      for (ir::EdgeId id : p_.locs[b.c.pcs[t]].out) step(b, t, id, next, ends);
+      for (ir::EdgeId id : p_.locs[pcOf(b.c, t)].out) step(b, t, id, next, ends);
       first = false;
       made += next.size();
       if (made > kMaxBranches)

@@ -31,7 +31,8 @@ class FragmentBuilder {
                   const symbolic::SymEvaluator& sev, std::vector<bool> cutpoints,
                   std::array<bool, ir::kErrorKinds> tracked);
 
-  // A symbolic configuration at `pcs` whose scalar variables are fresh symbols. References take
+  // A symbolic configuration at `pcs` (one location per thread, or the call stack of an open
+  // system) whose scalar variables are fresh symbols. References take
   // each value they can have (null or the address of a variable whose address the code takes),
   // one configuration per combination. Throws symbolic::NotImplemented for state shapes the
   // fabrication does not handle yet (objects, dynamic arrays, process-local variables).
@@ -59,7 +60,13 @@ class FragmentBuilder {
               std::vector<FragmentEnd>& ends, bool& ok) const;
   symbolic::SymValue freshValue(TypeRef t, const std::string& name) const;
   void selectFrame(SymConfig& c, size_t t) const;
-  std::vector<symbolic::SymValue> refCandidates(TypeRef refType, ir::CfaId cfa) const;
+  // Values a reference of frame `depth` can have: null, or the address of a variable whose
+  // address the code of that frame or of a caller takes.
+  std::vector<symbolic::SymValue> refCandidates(TypeRef refType, const std::vector<ir::LocId>& pcs,
+                                                size_t depth) const;
+  // The location of thread `t` (closed systems), or of the top frame (open systems).
+  ir::LocId& pcOf(SymConfig& c, size_t t) const;
+  static constexpr size_t kMaxStack = 16;
 
   const ir::Program& p_;
   const abstraction::Abstraction& abs_;

@@ -207,12 +207,51 @@ TEST_CASE(
   CHECK(good.prove().outcome == Outcome::Proved);
 }
 
+TEST_CASE("prove: calls keep the callers' predicates in scope, references into caller frames") {
+  const std::string callee =
+      "proc bump(p: ref int) {\n  predicate 0 <= *p;\n  *p := *p + STEP;\n}\n"
+      "proc main() {\n  var y: int = 0;\n  var z: int = 0;\n  predicate y >= 0;\n"
+      "  predicate z >= 0;\n  while (*) {\n    if (*) { call bump(&y); } else { call bump(&z); }\n"
+      "  }\n  END: assert y >= 0 && z >= 0;\n}\n";
+  auto with = [&](const std::string& step) {
+    std::string t = callee;
+    t.replace(t.find("STEP"), 4, step);
+    return t;
+  };
+  for (smt::Backend b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    Setup good(loadText(with("1")), b, "main");
+    good.o.cutpoints = ir::CutpointMode::Loops;
+    auto r = good.prove();
+    CHECK(r.outcome == Outcome::Proved);
+    bool sawStack = false;
+    for (const auto& n : r.nodes) sawStack = sawStack || n.state.pcs.size() == 2;
+    CHECK(sawStack);  // abstract states inside bump carry main's location too
+    Setup bad(loadText(with("(0 - 1)")), b, "main");
+    bad.o.cutpoints = ir::CutpointMode::Loops;
+    auto rb = bad.prove();
+    CHECK(rb.outcome == Outcome::Error);  // y becomes -1 after one call from the real start
+  }
+  // A returned value reaches the caller's predicates (the callee's exit is passed through).
+  Setup ret(loadText("proc inc(x: int): int {\n  predicate x >= 0;\n  return x + 1;\n}\n"
+                     "proc main() {\n  var y: int = 0;\n  predicate y >= 0;\n"
+                     "  while (*) {\n    y := inc(y);\n  }\n  END: assert y >= 0;\n}\n"),
+            smt::Backend::Z3, "main");
+  ret.o.cutpoints = ir::CutpointMode::Loops;
+  CHECK(ret.prove().outcome == Outcome::Proved);
+}
+
 TEST_CASE("prove: code outside the fabrication is refused, not misjudged") {
-  Setup s(loadText("proc inc(x: int): int { return x + 1; }\n"
-                   "proc main() { var y: int = 0; y := inc(y); assert y == 1; }\n"),
-          smt::Backend::Z3, "main");
-  s.o.cutpoints = ir::CutpointMode::Loops;
-  CHECK_THROWS_AS(s.prove(), symbolic::NotImplemented);
+  // Unbounded recursion: the abstract call stacks would not be finite.
+  Setup rec(loadText("proc r(n: int) {\n  predicate n > 0;\n  if (n > 0) {\n    call r(n - 1);\n"
+                     "  }\n}\nproc main(k: int) {\n  call r(k);\n}\n"),
+            smt::Backend::Z3, "main");
+  CHECK_THROWS_AS(rec.prove(), symbolic::NotImplemented);
+  // A call inside an expression would reach the solver as an uninterpreted function.
+  Setup expr(loadText("proc sq(x: int): int {\n  return x * x;\n}\n"
+                      "proc main(k: int) {\n  predicate k >= 0;\n  assert sq(k) >= 0;\n}\n"),
+             smt::Backend::Z3, "main");
+  CHECK_THROWS_AS(expr.prove(), symbolic::NotImplemented);
 }
 
 TEST_CASE("prove command: --predicates FILE, bad flags") {
