@@ -166,19 +166,8 @@ int runCheckCommand(const Options& o, const ir::Program& p, Io io) {
   if (o.json) {
     printJson(io.out, rep);
   } else {
-    io.out << "verdict: " << verdictName(rep.verdict);
-    if (!rep.reason.empty()) io.out << " (" << rep.reason << ")";
-    io.out << "\n";
-    if (rep.error) {
-      io.out << "error: " << rep.error->kind << " at " << rep.error->label;
-      if (rep.error->line) io.out << " (line " << rep.error->line << ")";
-      if (!rep.error->message.empty()) io.out << ": " << rep.error->message;
-      io.out << "\n";
-      if (o.trace)
-        printTrace(io.out, rep.error->trace);
-      else
-        io.out << "(" << rep.error->trace.size() << " steps; --trace prints them)\n";
-    }
+    printVerdictLine(io.out, rep);
+    printErrorText(io.out, rep, o.trace);
     io.out << r.states << " states, " << r.transitions << " transitions, depth " << r.maxDepth
            << ", " << r.seconds << " s\n";
     if (o.stats) io.out << rep.stats.dump(2) << "\n";

@@ -330,26 +330,15 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
     printJson(io.out, rep);
     return exitCode(rep.verdict);
   }
-  io.out << "verdict: " << verdictName(rep.verdict);
-  if (!rep.reason.empty()) io.out << " (" << rep.reason << ")";
-  io.out << "\n";
+  printVerdictLine(io.out, rep);
   if (rep.verdict == Verdict::Proved) {
     io.out << "invariant (" << s.abstractStates << " abstract states):\n";
     for (const auto& [loc, f] : r.invariant) io.out << "  " << loc << ": " << f << "\n";
   }
-  if (rep.error) {
-    io.out << "error: " << rep.error->kind << " at " << rep.error->label;
-    if (rep.error->line) io.out << " (line " << rep.error->line << ")";
-    if (!rep.error->message.empty()) io.out << ": " << rep.error->message;
-    io.out << "\n";
-    if (rep.verdict == Verdict::PotentialError)
-      io.out << "(reached from a fabricated state; no execution from an initial state reached it "
-                "within the triage bounds)\n";
-    if (o.trace)
-      printTrace(io.out, rep.error->trace);
-    else
-      io.out << "(" << rep.error->trace.size() << " steps; --trace prints them)\n";
-  }
+  if (rep.verdict == Verdict::PotentialError)
+    io.out << "(reached from a fabricated state; no execution from an initial state reached it "
+              "within the triage bounds)\n";
+  printErrorText(io.out, rep, o.trace);
   io.out << s.abstractStates << " abstract states, " << s.fabricatedStates << " fabricated states, "
          << s.solverQueries << " solver queries, " << s.executions << " executions, "
          << s.concreteStates << " concrete states, " << s.seconds << " s\n";

@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "mc/cli/trace_format.h"
+
 namespace tandem::cli {
 
 const char* verdictName(Verdict v) {
@@ -79,5 +81,24 @@ nlohmann::json Report::toJson() const {
 }
 
 void printJson(std::ostream& os, const Report& r) { os << r.toJson().dump(2) << '\n'; }
+
+void printVerdictLine(std::ostream& os, const Report& r) {
+  os << "verdict: " << verdictName(r.verdict);
+  if (!r.reason.empty()) os << " (" << r.reason << ")";
+  os << "\n";
+}
+
+void printErrorText(std::ostream& os, const Report& r, bool withTrace) {
+  if (!r.error) return;
+  const ErrorInfo& e = *r.error;
+  os << "error: " << e.kind << " at " << e.label;
+  if (e.line) os << " (line " << e.line << ")";
+  if (!e.message.empty()) os << ": " << e.message;
+  os << "\n";
+  if (withTrace)
+    printTrace(os, e.trace);
+  else
+    os << "(" << e.trace.size() << " steps; --trace prints them)\n";
+}
 
 }  // namespace tandem::cli

@@ -47,5 +47,10 @@ struct Report {
 };
 
 void printJson(std::ostream& os, const Report& r);
+// Text mode: "verdict: V (reason)".
+void printVerdictLine(std::ostream& os, const Report& r);
+// Text mode: "error: KIND at LABEL (line N): message", then the trace (with --trace) or its
+// length. Nothing without an error.
+void printErrorText(std::ostream& os, const Report& r, bool withTrace);
 
 }  // namespace tandem::cli
