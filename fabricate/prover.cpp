@@ -1,7 +1,6 @@
 #include "fabricate/prover.h"
 
 #include <chrono>
-#include <deque>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -10,6 +9,7 @@
 #include "fabricate/concretize.h"
 #include "fabricate/fragments.h"
 #include "mc/search/generic_system.h"
+#include "mc/search/searcher.h"
 #include "mc/smt/smt_error.h"
 
 namespace tandem::fabricate {
@@ -197,10 +197,21 @@ void Prover::recordProblem(size_t node, const exec::ExecError& e, const search::
 
 void Prover::execute(std::vector<size_t> starts) {
   ++stats_.executions;
-  std::deque<size_t> frontier(starts.begin(), starts.end());
+  auto frontier = search::makeSearcher(o_.search, o_.seed);
+  if (!frontier) throw symbolic::NotImplemented("the search strategy '" + o_.search + "'");
+  std::unordered_set<ir::LocId> seenLocs;
+  const bool coverage = o_.search == "coverage";
+  auto push = [&](size_t id, uint32_t depth) {
+    bool novel = false;
+    if (coverage)  // only the coverage searcher looks at novelty; decoding costs
+      for (const exec::Thread& t : sys_.codec().decode(cnodes_[id].enc).threads)
+        novel = seenLocs.insert(t.top().pc).second || novel;
+    frontier->add(search::FrontierEntry{static_cast<search::StateStore::Id>(id), depth, novel});
+  };
+  for (size_t id : starts) push(id, 0);
   const std::set<size_t> startSet(starts.begin(), starts.end());
   uint64_t expanded = 0;
-  while (!frontier.empty() && !stop_) {
+  while (!frontier->empty() && !stop_) {
     if (expanded >= o_.executeBound) break;
     if (o_.maxStates && stats_.concreteStates >= *o_.maxStates) {
       cut_ = "state bound reached (--max-states " + std::to_string(*o_.maxStates) + ")";
@@ -212,14 +223,8 @@ void Prover::execute(std::vector<size_t> starts) {
       stop_ = true;
       break;
     }
-    size_t id;
-    if (o_.search == "dfs") {
-      id = frontier.back();
-      frontier.pop_back();
-    } else {
-      id = frontier.front();
-      frontier.pop_front();
-    }
+    const search::FrontierEntry entry = frontier->next();
+    const size_t id = entry.id;
     ++expanded;
     ++stats_.concreteStates;
     exec::State s = sys_.codec().decode(cnodes_[id].enc);
@@ -238,7 +243,7 @@ void Prover::execute(std::vector<size_t> starts) {
     if (o_.engine != ProveOptions::Engine::Fabricate) continue;  // baselines do not execute
     Sink sink(*this, id);
     sys_.successors(cnodes_[id].enc, sink);
-    for (size_t n : sink.fresh) frontier.push_back(n);
+    for (size_t n : sink.fresh) push(n, entry.depth + 1);
   }
 }
 

@@ -31,7 +31,8 @@ struct ProveOptions {
   enum class Engine { Fabricate, Models, Eager };
   Engine engine = Engine::Fabricate;
   uint64_t executeBound = 1000;  // concrete states per Execute
-  std::string search = "bfs";
+  std::string search = "bfs";    // the order of concrete execution: dfs, bfs, random, coverage
+  uint64_t seed = 0;
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
   std::vector<ExprRef> extraPredicates;
   std::optional<double> timeoutSeconds;

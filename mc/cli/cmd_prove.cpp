@@ -215,7 +215,8 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
     return 2;
   }
   po.hybrid = o.hybrid;
-  po.search = o.search == "dfs" ? "dfs" : "bfs";
+  po.search = o.search;
+  po.seed = o.seed;
   po.timeoutSeconds = o.timeout;
   po.maxStates = o.maxStates;
   if (!o.entry.empty()) {
