@@ -144,7 +144,71 @@ bool has(const nlohmann::json& list, const std::string& label) {
   return false;
 }
 
+// A back end that answers unknown to every query with more than `limit` assertions and
+// assumptions in total, and sat (with an empty model) otherwise.
+class UnknownAbove final : public smt::Solver {
+ public:
+  explicit UnknownAbove(size_t limit) : limit_(limit) {}
+  std::string name() const override { return "unknown-above"; }
+  smt::Capabilities capabilities() const override { return {}; }
+  unsigned level() const override { return static_cast<unsigned>(scopes_.size()); }
+  const smt::Model& model() const override { return model_; }
+  void setTimeout(unsigned) override {}
+
+ protected:
+  void doAdd(ExprRef) override { ++added_; }
+  smt::CheckResult doCheck(std::span<const ExprRef> as) override {
+    if (added_ + as.size() > limit_) return smt::CheckResult::unknown("simulated");
+    return smt::CheckResult::sat();
+  }
+  void doPush() override { scopes_.push_back(added_); }
+  void doPop(unsigned n) override {
+    for (; n > 0; --n) {
+      added_ = scopes_.back();
+      scopes_.pop_back();
+    }
+  }
+  void addChainStats(smt::SolverStats& into) const override {
+    into.backendQueries += ownStats().queries;
+  }
+
+ private:
+  size_t limit_, added_ = 0;
+  std::vector<size_t> scopes_;
+  smt::Model model_;
+};
+
 }  // namespace
+
+TEST_CASE("mixed: an unknown answer is counted, never taken as unsat") {
+  Fixture f(kHash);
+  std::vector<ExprRef> pc{f.bin(Op::Gt, f.x, f.num(0)), f.bin(Op::Eq, f.y, f.call("hash", {f.x}))};
+  // simplePC (one conjunct) is known; every larger query is not.
+  UnknownAbove s(1);
+  SolvingStats st;
+  PcAnswer a = mixedCheck(f, s, pc, {}, &st);
+  CHECK_FALSE(a.isUnsat());
+  CHECK(a.isUnknown());
+  CHECK(st.unknown > 0);
+  // simplePC itself unknown: the answer is the solver's unknown, not undecided.
+  UnknownAbove none(0);
+  a = mixedCheck(f, none, pc, {}, &st);
+  CHECK(a.isUnknown());
+  CHECK_FALSE(a.undecided);
+  CHECK(a.reason == "simulated");
+  // Through the explorer: the outcome is incomplete and the unknown answers are reported.
+  ExploreOptions eo;
+  eo.solving = Solving::Mixed;
+  auto p = loadConformance("mixed_hash.tdm");
+  exec::NativeRegistry natives;
+  exec::Evaluator ev(*p, natives);
+  eo.entry = p->findCfaId("test", ir::CfaKind::Proc);
+  UnknownAbove two(2);
+  ExploreResult r = exploreSymbolic(*p, ev, two, eo);
+  CHECK(r.outcome == Outcome::Incomplete);
+  CHECK(r.unknownAnswers > 0);
+  CHECK(r.reason.find("unknown") != std::string::npos);
+}
 
 TEST_CASE("mixed: partition(...) conditions stay in the IR and are printed") {
   auto p = loadMixedText(R"(
