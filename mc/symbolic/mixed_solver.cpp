@@ -65,6 +65,7 @@ class MixedPathSolver final : public PathSolver {
     smt::CheckResult simple = solver_.check(split.simple);
     if (!simple.isSat()) return PcAnswer::of(simple);
     unknownSeen_ = false;
+    inconclusive_ = false;
     lastTries_ = 0;
     Attempt first = attempt(split, {}, {});
     if (first.status == Attempt::Status::Sat) return sat(first);
@@ -137,7 +138,10 @@ class MixedPathSolver final : public PathSolver {
     std::map<ExprRef, ExprRef> results;
     for (ExprRef t : split.complexTerms) {
       auto c = evalConcretely(concrete_, em_, t, values);
-      if (!c) {  // the code fails on this solution: it cannot witness the path
+      if (!c) {
+        // The code fails on this solution (an error, a limit, globals it cannot see): no witness
+        // of the path, but no refutation either, so no unsat may be concluded from it.
+        inconclusive_ = true;
         a.status = Attempt::Status::Refuted;
         return a;
       }
@@ -164,7 +168,8 @@ class MixedPathSolver final : public PathSolver {
   }
 
   // Incremental: exclude every refuted solution of the complex symbols and solve again. When no
-  // solution is left, every candidate was refuted, so PC is unsat (given no unknown answers).
+  // solution is left, every candidate was refuted, so PC is unsat (given no unknown answers and
+  // no failed concrete runs).
   std::optional<PcAnswer> incremental(const SplitPc& split, const Attempt& first) {
     std::vector<ExprRef> blocked;
     const Attempt* last = &first;
@@ -175,7 +180,7 @@ class MixedPathSolver final : public PathSolver {
       next = attempt(split, blocked, {});
       if (next.status == Attempt::Status::Sat) return sat(next);
       if (next.status == Attempt::Status::NoSolution) {
-        if (unknownSeen_) return std::nullopt;
+        if (unknownSeen_ || inconclusive_) return std::nullopt;
         ++stats_.exhausted;
         PcAnswer r;
         r.status = smt::SatStatus::Unsat;
@@ -257,6 +262,7 @@ class MixedPathSolver final : public PathSolver {
   MixedOptions o_;
   std::mt19937_64 rng_;
   bool unknownSeen_ = false;
+  bool inconclusive_ = false;  // a try's concrete run failed
   uint64_t lastTries_ = 0;
 };
 

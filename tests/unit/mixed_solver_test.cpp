@@ -81,7 +81,8 @@ const char* const kHash = R"(
   if (0 <= x && x <= 10) { return 10 * x; }
   return 0;
 }
-proc test(x: int, y: int): int { return hash(x) + plain(y); }
+native isqrt(x: int): int;
+proc test(x: int, y: int): int { return hash(x) + plain(y) + isqrt(x); }
 )";
 
 PcAnswer mixedCheck(const Fixture& f, smt::Solver& s, const std::vector<ExprRef>& pc,
@@ -348,6 +349,13 @@ TEST_CASE("mixed: incremental heuristic negates extraPC and retries") {
     CHECK(a.isUnsat());
     CHECK(st.exhausted == 1);
     CHECK(st.tries == 5);  // four candidates, then no solution left
+    // Candidates whose concrete run fails (isqrt is undefined below 0) refute nothing.
+    std::vector<ExprRef> failing{f.bin(Op::Ge, f.x, f.num(-3)), f.bin(Op::Le, f.x, f.num(-1)),
+                                 f.bin(Op::Eq, f.y, f.call("isqrt", {f.x}))};
+    a = mixedCheck(f, *s, failing, o, &st);
+    CHECK(a.undecided);
+    CHECK(st.exhausted == 0);
+    CHECK(st.tries == 4);
   }
 }
 
