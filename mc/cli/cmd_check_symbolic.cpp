@@ -28,6 +28,19 @@ std::optional<symbolic::ExploreOptions> exploreOptions(const Options& o, const i
            "implemented yet\n";
     return std::nullopt;
   }
+  // testgen solves mixed by default (CLI.md); check keeps classic unless --solving is given, so
+  // its verdicts do not depend on concrete runs unless asked for.
+  const std::string solving = o.command == "check" && !o.solvingGiven ? "classic" : o.solving;
+  auto mode = symbolic::parseSolving(solving);
+  auto heuristic = symbolic::parseHeuristic(o.heuristic);
+  if (!mode || !heuristic) {
+    err << "tandem: error: unknown --solving or --heuristic\n";
+    return std::nullopt;
+  }
+  eo.solving = *mode;
+  eo.mixed.heuristic = *heuristic;
+  eo.mixed.maxTries = o.maxTries;
+  eo.mixed.seed = o.seed;
   eo.tracked = *tracked;
   eo.search = o.search;
   eo.seed = o.seed;
@@ -87,6 +100,30 @@ nlohmann::json inputsJson(const symbolic::PathEnd& end) {
       j[name] = v.toString();
   }
   return j;
+}
+
+void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r) {
+  const symbolic::SolvingStats& s = r.solving;
+  stats["solver_unknown"] = r.unknownAnswers;
+  stats["undecided"] = s.undecided;
+  stats["mixed_checks"] = s.mixedChecks;
+  stats["mixed_tries"] = s.tries;
+  stats["heuristic_successes"] = s.heuristicSuccesses;
+  stats["mixed_exhausted"] = s.exhausted;
+  stats["concretizations"] = s.concretizations;
+  stats["dart_runs"] = s.runs;
+  stats["dart_restarts"] = s.restarts;
+  stats["dart_mispredictions"] = s.mispredictions;
+}
+
+void addSolvingKeys(nlohmann::json& extra, const symbolic::ExploreOptions& eo) {
+  extra["solving"] = symbolic::solvingName(eo.solving);
+  if (eo.solving == symbolic::Solving::Mixed) {
+    extra["heuristic"] = symbolic::heuristicName(eo.mixed.heuristic);
+    extra["max_tries"] = eo.mixed.maxTries;
+  } else if (eo.solving == symbolic::Solving::Dart) {
+    extra["max_tries"] = eo.mixed.maxTries;
+  }
 }
 
 std::unique_ptr<Run> explore(const Options& o, const ir::Program& p, bool stopAtError,
@@ -167,9 +204,10 @@ int runSymbolicCheck(const Options& o, const ir::Program& p, Io io) {
   rep.stats["paths"] = r.paths;
   rep.stats["depth"] = r.maxDepth;
   rep.stats["solver_queries"] = r.solverQueries;
-  rep.stats["solver_unknown"] = r.unknownAnswers;
   rep.stats["time_s"] = r.seconds;
+  symbolic_cli::addSolvingStats(rep.stats, r);
   rep.extra["search"] = o.search;
+  symbolic_cli::addSolvingKeys(rep.extra, *eo);
   rep.extra["engine"] = "symbolic";
   rep.extra["solver"] = o.solver;
   if (o.json) {

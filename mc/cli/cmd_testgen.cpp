@@ -1,6 +1,7 @@
-// `tandem testgen --entry P --solving classic`: one test per path the symbolic executor ends,
-// inputs from its minimised model. Every test is replayed by the reference evaluator; a replay
-// that leaves the symbolic path (e.g. through a call treated as an uninterpreted function) is
+// `tandem testgen --entry P`: one test per path the symbolic executor ends, inputs from its
+// minimised model, in the mode of `--solving` (classic, mixed (the default), exe, dart; see
+// docs/symbolic.md). Every test is replayed by the reference evaluator; a replay that leaves the
+// symbolic path (e.g. through a call treated as an uninterpreted function in classic mode) is
 // counted as a divergence and the test keeps what the concrete run did.
 #include <algorithm>
 #include <fstream>
@@ -36,7 +37,6 @@ std::vector<std::string> reachableLabels(const ir::Program& p, ir::CfaId entry) 
 }
 
 const char* unsupportedOption(const Options& o) {
-  if (o.solving != "classic") return "--solving other than classic";
   if (o.guide != "none") return "--guide";
   if (o.compositional) return "--compositional";
   if (!o.target.empty()) return "--target";
@@ -47,8 +47,7 @@ const char* unsupportedOption(const Options& o) {
 
 int runTestgenCommand(const Options& o, const ir::Program& p, Io io) {
   if (const char* what = unsupportedOption(o)) {
-    io.err << "tandem: error: testgen " << what
-           << " is not implemented yet (use --solving classic)\n";
+    io.err << "tandem: error: testgen " << what << " is not implemented yet\n";
     return 2;
   }
   auto run = symbolic_cli::explore(o, p, /*stopAtError=*/false, io.err);
@@ -101,7 +100,8 @@ int runTestgenCommand(const Options& o, const ir::Program& p, Io io) {
   if (failing) {
     rep.verdict = Verdict::Error;
   } else if (r.unknownAnswers || r.outcome == symbolic::Outcome::Incomplete) {
-    // An unknown answer may hide paths: never a silent success. Bounds only shorten the list.
+    // An unknown answer may hide paths: never a silent success. Bounds, undecided mixed queries
+    // and concretization only shorten the list (the reason and the stats say so).
     rep.verdict = r.unknownAnswers ? Verdict::Unknown : Verdict::Completed;
   } else {
     rep.verdict = Verdict::Completed;
@@ -109,16 +109,16 @@ int runTestgenCommand(const Options& o, const ir::Program& p, Io io) {
   if (!r.reason.empty()) rep.reason = r.reason;
   rep.stats["tests"] = tests.size();
   rep.stats["paths"] = r.paths;
-  rep.stats["executions"] = r.ends.size();
+  rep.stats["executions"] = eo->solving == symbolic::Solving::Dart ? r.solving.runs : r.ends.size();
   rep.stats["divergences"] = divergences;
   rep.stats["states"] = r.states;
   rep.stats["solver_queries"] = r.solverQueries;
-  rep.stats["solver_unknown"] = r.unknownAnswers;
   rep.stats["time_s"] = r.seconds;
+  symbolic_cli::addSolvingStats(rep.stats, r);
   rep.extra["tests"] = tests;
   rep.extra["covered_labels"] = covered;
   rep.extra["uncovered_labels"] = uncovered;
-  rep.extra["solving"] = o.solving;
+  symbolic_cli::addSolvingKeys(rep.extra, *eo);
   rep.extra["solver"] = o.solver;
   if (!o.testsOut.empty()) {
     std::ofstream f(o.testsOut);
@@ -142,7 +142,8 @@ int runTestgenCommand(const Options& o, const ir::Program& p, Io io) {
   io.out << "covered: " << nlohmann::json(covered).dump()
          << ", uncovered: " << nlohmann::json(uncovered).dump() << "\n";
   io.out << tests.size() << " tests, " << r.paths << " paths, " << divergences << " divergences, "
-         << r.solverQueries << " solver queries, " << r.seconds << " s\n";
+         << r.solving.undecided << " undecided, " << r.solverQueries << " solver queries, "
+         << r.seconds << " s (" << symbolic::solvingName(eo->solving) << ")\n";
   if (o.stats) io.out << rep.stats.dump(2) << "\n";
   return exitCode(rep.verdict);
 }

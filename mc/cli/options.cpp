@@ -69,9 +69,9 @@ po::options_description describe(Options& o) {
     ("hybrid", po::bool_switch(&o.hybrid), "prove: fabricate when execution stops covering")
     ("predicates", po::value(&o.predicatesFile), "prove: extra predicates from FILE")
     ("engine", po::value(&o.engine)->default_value(o.engine), "prove: fabricate|eager|models")
-    ("solving", po::value(&o.solving)->default_value(o.solving), "testgen: classic|mixed|exe|dart")
-    ("heuristic", po::value(&o.heuristic)->default_value(o.heuristic), "testgen: incremental|partition|random")
-    ("max-tries", po::value(&o.maxTries)->default_value(o.maxTries), "testgen: tries of a heuristic")
+    ("solving", po::value(&o.solving)->default_value(o.solving), "testgen: classic|mixed|exe|dart (check --entry: classic unless given)")
+    ("heuristic", po::value(&o.heuristic)->default_value(o.heuristic), "mixed solving: incremental|partition|random")
+    ("max-tries", po::value(&o.maxTries)->default_value(o.maxTries), "mixed: tries of the heuristic; dart: restarts")
     ("compositional", po::bool_switch(&o.compositional), "testgen: demand-driven summaries")
     ("target", po::value(&o.target), "testgen: label to reach")
     ("guide", po::value(&o.guide)->default_value(o.guide), "testgen: none|may|must|may-must")
@@ -147,6 +147,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   if (positional.size() < 2) return fail("missing FILE after '" + o.command + "'");
   if (positional.size() > 2) return fail("unexpected argument '" + positional[2] + "'");
   o.file = positional[1];
+  o.solvingGiven = vm.count("solving") && !vm["solving"].defaulted();
   if (vm.count("max-depth")) o.maxDepth = vm["max-depth"].as<uint64_t>();
   if (vm.count("max-states")) o.maxStates = vm["max-states"].as<uint64_t>();
   if (vm.count("timeout")) o.timeout = vm["timeout"].as<double>();

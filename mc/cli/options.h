@@ -50,7 +50,8 @@ struct Options {
   std::string engine = "fabricate";
 
   // testgen
-  std::string solving = "mixed";
+  std::string solving = "mixed";  // testgen's default; check --entry: classic unless given
+  bool solvingGiven = false;      // --solving was on the command line
   std::string heuristic = "incremental";
   uint64_t maxTries = 10;
   bool compositional = false;

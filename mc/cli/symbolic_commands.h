@@ -1,5 +1,5 @@
 // The commands that run the symbolic executor (mc/symbolic): `check --entry P` on an open system
-// with inputs, and `testgen --entry P --solving classic`.
+// with inputs, and `testgen --entry P`.
 #pragma once
 
 #include <iosfwd>
@@ -34,6 +34,10 @@ std::unique_ptr<smt::Solver> makeSolver(const Options& o, const ir::Program& p, 
 std::vector<TraceStep> replayTrace(const ir::Program& p, const symbolic::Replay& r,
                                    const symbolic::PathEnd& end);
 nlohmann::json inputsJson(const symbolic::PathEnd& end);
+// The counters of the solving mode (undecided, concretizations, ...) and solver_unknown.
+void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r);
+// `solving` (and for mixed `heuristic`, `max_tries`) in the report.
+void addSolvingKeys(nlohmann::json& extra, const symbolic::ExploreOptions& eo);
 
 // One symbolic exploration with everything it needs (natives with plugins, evaluator, solver),
 // which the report code uses afterwards (replays run on `ev`).

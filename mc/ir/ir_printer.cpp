@@ -169,6 +169,14 @@ const char* kindName(CfaKind k) {
   return "?";
 }
 
+// ` partition(c1, ..., ck)` of a native or @concrete procedure (nothing when it has none).
+void printPartitions(std::ostream& os, Printer& pr, const std::vector<ExprRef>& parts) {
+  if (parts.empty()) return;
+  os << " partition(";
+  for (size_t i = 0; i < parts.size(); ++i) os << (i ? ", " : "") << pr.print(parts[i]);
+  os << ")";
+}
+
 std::string edgeToString(const Program& p, const Edge& e) {
   Printer pr(p);
   std::ostringstream os;
@@ -238,7 +246,9 @@ std::string programToString(const Program& p) {
   for (const auto& n : p.natives) {
     os << "native " << n.name << "(";
     for (size_t i = 0; i < n.params.size(); ++i) os << (i ? ", " : "") << typeToString(n.params[i]);
-    os << "): " << typeToString(n.returnType) << "\n";
+    os << "): " << typeToString(n.returnType);
+    printPartitions(os, pr, n.partitions);
+    os << "\n";
   }
   for (const auto& c : p.cfas) {
     os << "\n" << kindName(c.kind) << " " << c.name;
@@ -249,6 +259,7 @@ std::string programToString(const Program& p) {
          << typeToString(p.vars[c.params[i]].type);
     os << ")";
     if (c.returnType) os << ": " << typeToString(c.returnType);
+    printPartitions(os, pr, c.partitions);
     if (c.concrete) os << " @concrete";
     if (c.pure && c.kind == CfaKind::Proc) os << " pure";
     os << "\n";

@@ -54,4 +54,21 @@ std::string Program::locName(LocId l) const {
   return "#" + std::to_string(l);
 }
 
+CalleePartitions Program::partitionsOf(uint32_t callee) const {
+  if (callee >= callees.size()) return {};
+  const Callee& c = callees[callee];
+  if (c.native) {
+    const Native& n = natives[c.index];
+    return {n.partitions, n.paramVars};
+  }
+  const Cfa& f = cfas[c.index];
+  return {f.partitions, f.params};
+}
+
+std::string Program::calleeName(uint32_t callee) const {
+  if (callee >= callees.size()) return "?";
+  const Callee& c = callees[callee];
+  return c.native ? natives[c.index].name : cfas[c.index].name;
+}
+
 }  // namespace tandem::ir

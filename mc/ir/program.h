@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,13 @@ struct Callee {
   uint32_t index = 0;  // into natives or cfas
 };
 
+// The `partition(c1, ..., ck)` conditions of a native or @concrete procedure, over the variables
+// that name its parameters (mixed concrete-symbolic solving tries them one at a time).
+struct CalleePartitions {
+  std::span<const ExprRef> conditions;
+  std::span<const VarId> params;  // params[i] is the variable of parameter i in `conditions`
+};
+
 struct Program {
   std::string file;
   std::unique_ptr<TypeTable> types;
@@ -187,6 +195,10 @@ struct Program {
   std::optional<LocId> findLabel(const std::string& label) const;
   // The first label of a location, or a synthetic name like `foo#3`.
   std::string locName(LocId l) const;
+  // The partitions of callee `callee` (an Op::Call payload); empty for a bad id.
+  CalleePartitions partitionsOf(uint32_t callee) const;
+  // The name of a callee of Op::Call (native or procedure).
+  std::string calleeName(uint32_t callee) const;
   const Location& loc(LocId l) const { return locs[l]; }
   const Edge& edge(EdgeId e) const { return edges[e]; }
   const Variable& var(VarId v) const { return vars[v]; }

@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "mc/symbolic/complex_terms.h"
+
 namespace tandem::symbolic {
 
 struct SymEvaluator::Ctx {
@@ -13,43 +15,10 @@ struct SymEvaluator::Ctx {
 
 namespace {
 
-ExprRef toExpr(ExprManager& em, const exec::Value& v, TypeRef t) {
-  switch (v.kind()) {
-    case exec::ValueKind::Int:
-      return em.intConst(v.asInt(), t && t->isIntegral() ? t : em.types().intType());
-    case exec::ValueKind::I32:
-    case exec::ValueKind::I64:
-      return em.intConst(BigInt(v.asBits()),
-                         v.bitWidth() == 32 ? em.types().i32Type() : em.types().i64Type());
-    case exec::ValueKind::Bool:
-      return em.boolConst(v.asBool());
-    case exec::ValueKind::Enum:
-      return em.enumConst(v.enumType(), v.enumIndex());
-    default:
-      return nullptr;
-  }
-}
-
-// The concrete value of a constant expression, or nullopt.
-std::optional<exec::Value> toValue(ExprRef e) {
-  switch (e->op) {
-    case Op::IntConst:
-      if (e->type && e->type->isBitVector())
-        return exec::Value::bits(e->type->bitWidth(), e->value.wrapTo(e->type->bitWidth()));
-      return exec::Value::integer(e->value);
-    case Op::BoolConst:
-      return exec::Value::boolean(e->isTrue());
-    case Op::EnumConst:
-      return exec::Value::enumMember(e->type, e->payload);
-    default:
-      return std::nullopt;
-  }
-}
-
 std::optional<exec::Value> concreteValue(const SymValue& v) {
   switch (v.kind) {
     case SymValue::Kind::Scalar:
-      return toValue(v.expr);
+      return valueOf(v.expr);
     case SymValue::Kind::Ref:
       return v.addr ? exec::Value::ref(*v.addr) : exec::Value::null();
     case SymValue::Kind::Array: {
@@ -102,7 +71,7 @@ ExprRef SymEvaluator::mk(Op op, TypeRef type, std::vector<ExprRef> kids, uint32_
   const exec::State empty;
   auto r = concrete_.eval(node, empty, exec::kNoThread);
   if (!r) return node;  // e.g. a division by zero: its obligation already fails this path
-  ExprRef c = toExpr(em, r.value(), type);
+  ExprRef c = constantOf(em, r.value(), type);
   return c ? c : node;
 }
 
@@ -120,7 +89,7 @@ SymValue SymEvaluator::fromValue(const exec::Value& v, TypeRef t) const {
     case exec::ValueKind::Object:
       throw NotImplemented("objects");
     default:
-      return SymValue::scalar(toExpr(exprs(), v, t));
+      return SymValue::scalar(constantOf(exprs(), v, t));
   }
 }
 
@@ -207,7 +176,9 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       ExprRef b = scalarOf(evalIn(c, e->kid(1)), e);
       oblige(c, mk(Op::Ne, em.types().boolType(), {b, em.intConst(BigInt(0), b->type)}),
              ir::ErrorKind::DivByZero, "division by zero");
-      return SymValue::scalar(mk(e->op, e->type, {a, b}));
+      std::vector<ExprRef> kids{a, b};
+      concretizeOperands(c, kids);
+      return SymValue::scalar(mk(e->op, e->type, std::move(kids)));
     }
     case Op::Len: {
       SymValue a = evalIn(c, e->kid(0));
@@ -221,7 +192,7 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
     }
     case Op::NewArray: {
       ExprRef n = scalarOf(evalIn(c, e->kid(0)), e);
-      auto len = toValue(n);
+      auto len = valueOf(n);
       if (!len) throw NotImplemented("`new` with a symbolic length");
       BigInt size = len->toBigInt();
       if (size.sign() < 0) {
@@ -239,7 +210,7 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       if (lv.slot == ir::kNone) return SymValue::nullRef();
       exec::Address a{lv.base, 0, lv.frame, 0, lv.slot, {}};
       for (ExprRef i : lv.path) {
-        auto v = toValue(i);
+        auto v = valueOf(i);
         if (!v) throw NotImplemented("a reference to an array element at a symbolic index");
         a.path.push_back(static_cast<uint64_t>(*v->toBigInt().toInt64()));
       }
@@ -268,6 +239,7 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
     default: {
       std::vector<ExprRef> kids;
       for (ExprRef k : e->kids) kids.push_back(scalarOf(evalIn(c, k), e));
+      if (e->op == Op::Mul) concretizeOperands(c, kids);
       return SymValue::scalar(mk(e->op, e->type, std::move(kids), e->payload, e->value));
     }
   }
@@ -283,8 +255,14 @@ SymValue SymEvaluator::evalCall(const Ctx& c, ExprRef e) const {
     args.push_back(v.expr);
     allConst = allConst && v.expr->isConst();
   }
+  if (!allConst && policy_) {
+    if (auto cs = policy_->concretize(args, c.guard, c.s)) {
+      args = std::move(*cs);
+      allConst = true;
+    }
+  }
   ExprRef call = exprs().mk(Op::Call, e->type, args, e->payload);
-  if (!allConst) return SymValue::scalar(call);  // an uninterpreted function (classic mode)
+  if (!allConst) return SymValue::scalar(call);  // an uninterpreted function (classic, mixed)
   // Constant arguments: run the code concretely, on the globals if they are all concrete.
   exec::State st;
   const auto& globals = c.old ? *c.s.top().oldGlobals : c.s.globals;
@@ -300,6 +278,11 @@ SymValue SymEvaluator::evalCall(const Ctx& c, ExprRef e) const {
     return fromValue(exec::defaultValue(e->type), e->type);
   }
   return fromValue(r.value(), e->type);
+}
+
+void SymEvaluator::concretizeOperands(const Ctx& c, std::vector<ExprRef>& kids) const {
+  if (!policy_ || kids.size() != 2 || kids[0]->isConst() || kids[1]->isConst()) return;
+  if (auto cs = policy_->concretize(kids, c.guard, c.s)) kids = std::move(*cs);
 }
 
 SymValue selectElement(const SymEvaluator& ev, const SymValue& array, ExprRef index) {

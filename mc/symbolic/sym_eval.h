@@ -5,6 +5,8 @@
 // reached in, in evaluation order (the order the concrete evaluator reports errors in).
 #pragma once
 
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,9 +29,25 @@ struct SymLvalue {
   std::vector<ExprRef> path;
 };
 
+// What happens to a complex term (complex_terms.h) when evaluation is about to build one: a call
+// with non-constant arguments, or a product or quotient of two non-constant operands. Without a
+// policy it stays symbolic (classic and mixed solving); EXE- and DART-style concretization
+// (concretizer.h) replace its operands by concrete values.
+class ComplexTermPolicy {
+ public:
+  virtual ~ComplexTermPolicy() = default;
+  // Constants to use for `operands` (the call's arguments, or the two operands), or nullopt to
+  // keep the term symbolic. `guard` is the short-circuit context the term is evaluated under.
+  virtual std::optional<std::vector<ExprRef>> concretize(std::span<const ExprRef> operands,
+                                                         ExprRef guard, const SymState& s) = 0;
+};
+
 class SymEvaluator {
  public:
   SymEvaluator(const ir::Program& program, const exec::Evaluator& concrete);
+
+  // The policy for complex terms (null: they stay symbolic). Not owned.
+  void setPolicy(ComplexTermPolicy* policy) { policy_ = policy; }
 
   ExprManager& exprs() const { return *program_.exprs; }
   // Throws NotImplemented for constructs outside the symbolic executor.
@@ -56,8 +74,12 @@ class SymEvaluator {
   // Bounds check of `index` in an array of length `len`.
   void checkIndex(const Ctx& c, ExprRef index, size_t len) const;
 
+  // The operands of a complex term, concretized by the policy when there is one.
+  void concretizeOperands(const Ctx& c, std::vector<ExprRef>& kids) const;
+
   const ir::Program& program_;
   const exec::Evaluator& concrete_;
+  ComplexTermPolicy* policy_ = nullptr;
 };
 
 // Reads an element at a symbolic path: an ite chain over the elements.

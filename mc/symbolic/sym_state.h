@@ -22,6 +22,11 @@ class NotImplemented : public std::runtime_error {
       : std::runtime_error(what + ": not implemented yet in symbolic execution") {}
 };
 
+// Formulas whose models are inputs that make the concrete execution follow a path (mixed solving:
+// simplePC, extraPC and complexPC with the concrete results; path_solver.h). Null means the path
+// condition itself.
+using Certificate = std::shared_ptr<const std::vector<ExprRef>>;
+
 // Scalars are expressions; references are concrete addresses (or null), never symbolic; arrays
 // have a concrete length and one value per element.
 struct SymValue {
@@ -51,12 +56,14 @@ struct SymFrame {
 };
 
 struct SymState {
-  std::vector<SymValue> globals;  // by Variable::slot
-  std::vector<SymFrame> frames;   // bottom first
-  std::vector<ExprRef> pathCond;  // conjuncts, none of them constant true
-  std::vector<ir::EdgeId> path;   // edges taken from the entry state
-  std::vector<ExprRef> havocs;    // havoc symbols, in the order a concrete chooser is asked
-  uint32_t depth = 0;             // steps taken
+  std::vector<SymValue> globals;     // by Variable::slot
+  std::vector<SymFrame> frames;      // bottom first
+  std::vector<ExprRef> pathCond;     // conjuncts, none of them constant true
+  Certificate certificate;           // of the last sat answer about pathCond
+  std::vector<uint32_t> pathCondAt;  // per conjunct: the number of path edges before it was added
+  std::vector<ir::EdgeId> path;      // edges taken from the entry state
+  std::vector<ExprRef> havocs;       // havoc symbols, in the order a concrete chooser is asked
+  uint32_t depth = 0;                // steps taken
 
   SymFrame& top() { return frames.back(); }
   const SymFrame& top() const { return frames.back(); }

@@ -7,9 +7,31 @@
 #include "mc/search/searcher.h"
 #include "mc/smt/minimize_model.h"
 #include "mc/smt/smt_error.h"
+#include "mc/symbolic/concretizer.h"
+#include "mc/symbolic/dart_explorer.h"
 #include "mc/symbolic/sym_eval.h"
 
 namespace tandem::symbolic {
+
+const char* solvingName(Solving s) {
+  switch (s) {
+    case Solving::Classic:
+      return "classic";
+    case Solving::Mixed:
+      return "mixed";
+    case Solving::Exe:
+      return "exe";
+    case Solving::Dart:
+      return "dart";
+  }
+  return "?";
+}
+
+std::optional<Solving> parseSolving(std::string_view name) {
+  for (Solving s : {Solving::Classic, Solving::Mixed, Solving::Exe, Solving::Dart})
+    if (name == solvingName(s)) return s;
+  return std::nullopt;
+}
 
 namespace {
 
@@ -25,8 +47,17 @@ bool hasCall(ExprRef e) {
 class Explorer {
  public:
   Explorer(const ir::Program& p, const exec::Evaluator& concrete, smt::Solver& solver,
-           const ExploreOptions& o)
-      : p_(p), em_(*p.exprs), ev_(p, concrete), solver_(solver), o_(o) {}
+           const ExploreOptions& o, Strategy strategy)
+      : p_(p),
+        em_(*p.exprs),
+        ev_(p, concrete),
+        solver_(solver),
+        pcs_(*strategy.pathSolver),
+        concretizer_(strategy.concretizer),
+        symbols_(strategy.symbols),
+        o_(o) {
+    ev_.setPolicy(concretizer_);
+  }
 
   ExploreResult run();
 
@@ -40,12 +71,19 @@ class Explorer {
   bool require(SymState& n, const std::vector<Obligation>& obls, ir::EdgeId id);
   // Adds `cond` to the path condition; false when that is infeasible or undecided.
   bool assume(SymState& n, ExprRef cond);
-  smt::CheckResult check(const std::vector<ExprRef>& pc, ExprRef extra);
-  void noteUnknown(const smt::CheckResult& r);
+  // The path condition `pc` (and `extra`) decided by the mode's path solver; on sat, the answer
+  // certifies the inputs of the path.
+  PcAnswer check(const std::vector<ExprRef>& pc, ExprRef extra);
+  void noteUnknown(const std::string& reason);
+  void noteUnknownCount(uint64_t n, const std::string& reason);
+  // Evaluation on `n`; constraints the concretizer made (EXE's pins) join n's path condition.
+  SymValue eval(SymState& n, ExprRef e, std::vector<Obligation>& obls);
+  SymLvalue lvalue(SymState& n, ExprRef e, std::vector<Obligation>& obls);
+  void absorb(SymState& n);
   void endPath(const SymState& s, std::optional<exec::ExecError> error,
                std::optional<ir::EdgeId> lastEdge);
   void queue(std::unique_ptr<SymState> n);
-  ExprRef havoc(TypeRef t, const std::string& name);
+  ExprRef input(SymbolPool::Input kind, size_t index, TypeRef t, const std::string& name);
   void runAssignments(SymState& n, const std::vector<ir::Assignment>& as, bool parallel,
                       ir::EdgeId id, bool& ok);
   std::optional<exec::Value> modelValue(const smt::Model& m, ExprRef sym) const;
@@ -54,6 +92,9 @@ class Explorer {
   ExprManager& em_;
   SymEvaluator ev_;
   smt::Solver& solver_;
+  PathSolver& pcs_;
+  Concretizer* concretizer_;
+  SymbolPool* symbols_;
   const ExploreOptions& o_;
   ExploreResult r_;
   std::unique_ptr<search::Searcher> searcher_;
@@ -66,28 +107,49 @@ class Explorer {
   std::string unknownReason_;
 };
 
-smt::CheckResult Explorer::check(const std::vector<ExprRef>& pc, ExprRef extra) {
+PcAnswer Explorer::check(const std::vector<ExprRef>& pc, ExprRef extra) {
   std::vector<ExprRef> as = pc;
   if (extra) as.push_back(extra);
   try {
-    auto r = solver_.check(std::span<const ExprRef>(as));
-    if (r.isUnknown()) noteUnknown(r);
+    PcAnswer r = pcs_.check(std::span<const ExprRef>(as));
+    if (r.isUnknown() && !r.undecided) noteUnknown(r.reason);
     return r;
   } catch (const smt::SmtUnsupported& e) {
     throw NotImplemented(e.what());
   }
 }
 
-void Explorer::noteUnknown(const smt::CheckResult& r) {
-  ++r_.unknownAnswers;
-  if (unknownReason_.empty()) unknownReason_ = r.reason.empty() ? "no reason given" : r.reason;
+void Explorer::noteUnknown(const std::string& reason) { noteUnknownCount(1, reason); }
+
+void Explorer::noteUnknownCount(uint64_t n, const std::string& reason) {
+  r_.unknownAnswers += n;
+  if (unknownReason_.empty()) unknownReason_ = reason.empty() ? "no reason given" : reason;
+}
+
+SymValue Explorer::eval(SymState& n, ExprRef e, std::vector<Obligation>& obls) {
+  SymValue v = ev_.eval(e, n, obls);
+  absorb(n);
+  return v;
+}
+
+SymLvalue Explorer::lvalue(SymState& n, ExprRef e, std::vector<Obligation>& obls) {
+  SymLvalue lv = ev_.lvalue(e, n, obls);
+  absorb(n);
+  return lv;
+}
+
+void Explorer::absorb(SymState& n) {
+  if (!concretizer_) return;
+  for (ExprRef c : concretizer_->takeConstraints()) n.pathCond.push_back(c);
 }
 
 bool Explorer::assume(SymState& n, ExprRef cond) {
   if (cond->isTrue()) return true;
   if (cond->isFalse()) return false;
   n.pathCond.push_back(cond);
-  return check(n.pathCond, nullptr).isSat();
+  PcAnswer a = check(n.pathCond, nullptr);
+  if (a.isSat()) n.certificate = a.certificate;
+  return a.isSat();
 }
 
 bool Explorer::require(SymState& n, const std::vector<Obligation>& obls, ir::EdgeId id) {
@@ -96,9 +158,10 @@ bool Explorer::require(SymState& n, const std::vector<Obligation>& obls, ir::Edg
     if (ob.ok->isTrue()) continue;
     if (o_.tracked[static_cast<size_t>(ob.kind)] && reported_.insert(ob.ok).second) {
       ExprRef bad = em_.mkNot(ob.ok);
-      if (check(n.pathCond, bad).isSat()) {
+      if (PcAnswer a = check(n.pathCond, bad); a.isSat()) {
         SymState e = n;
         e.pathCond.push_back(bad);
+        e.certificate = a.certificate;
         const ir::Edge& edge = p_.edges[id];
         endPath(e, exec::ExecError{ob.kind, edge.loc, ob.message, false}, id);
         if (stop_) return false;
@@ -108,12 +171,16 @@ bool Explorer::require(SymState& n, const std::vector<Obligation>& obls, ir::Edg
     n.pathCond.push_back(ob.ok);
     added = true;
   }
-  return !added || check(n.pathCond, nullptr).isSat();
+  if (!added) return true;
+  PcAnswer a = check(n.pathCond, nullptr);
+  if (a.isSat()) n.certificate = a.certificate;
+  return a.isSat();
 }
 
-ExprRef Explorer::havoc(TypeRef t, const std::string& name) {
+ExprRef Explorer::input(SymbolPool::Input kind, size_t index, TypeRef t, const std::string& name) {
   if (!t || !(t->isIntegral() || t->kind == TypeKind::Bool || t->kind == TypeKind::Enum))
     throw NotImplemented("symbolic values of type " + (t ? typeToString(t) : std::string("?")));
+  if (symbols_) return symbols_->symbol(kind, index, name, t);
   return em_.freshSymbol(name, t);
 }
 
@@ -128,12 +195,12 @@ std::unique_ptr<SymState> Explorer::entryState() {
   for (ir::VarId id : p_.globals) {
     const ir::Variable& v = p_.vars[id];
     if (!v.init || v.init->op == Op::Star) {
-      ExprRef sym = havoc(v.type, v.name);
+      ExprRef sym = input(SymbolPool::Input::Global, globalSyms_.size(), v.type, v.name);
       globalSyms_.emplace_back(v.name, sym);
       s->globals[v.slot] = SymValue::scalar(sym);
     } else {
       s->frames.clear();
-      s->globals[v.slot] = ev_.coerce(ev_.eval(v.init, *s, obls), v.type);
+      s->globals[v.slot] = ev_.coerce(eval(*s, v.init, obls), v.type);
     }
   }
   const ir::Cfa& cfa = p_.cfas[o_.entry];
@@ -145,14 +212,14 @@ std::unique_ptr<SymState> Explorer::entryState() {
   }
   for (ir::VarId id : cfa.params) {
     const ir::Variable& v = p_.vars[id];
-    ExprRef sym = havoc(v.type, v.name);
+    ExprRef sym = input(SymbolPool::Input::Param, paramSyms_.size(), v.type, v.name);
     paramSyms_.push_back(sym);
     f.locals[v.slot] = SymValue::scalar(sym);
   }
   if (cfa.usesOld) f.oldGlobals = std::make_shared<const std::vector<SymValue>>(s->globals);
   s->frames.push_back(std::move(f));
   for (ExprRef init : p_.inits) {
-    SymValue b = ev_.eval(init, *s, obls);
+    SymValue b = eval(*s, init, obls);
     if (!b.expr->isTrue()) s->pathCond.push_back(b.expr);
   }
   for (const Obligation& ob : obls)
@@ -160,7 +227,12 @@ std::unique_ptr<SymState> Explorer::entryState() {
   bool ok = true;
   runAssignments(*s, cfa.entryInits, false, ir::kNone, ok);
   if (!ok) return nullptr;
-  if (!s->pathCond.empty() && !check(s->pathCond, nullptr).isSat()) return nullptr;
+  s->pathCondAt.assign(s->pathCond.size(), 0);
+  if (!s->pathCond.empty()) {
+    PcAnswer a = check(s->pathCond, nullptr);
+    if (!a.isSat()) return nullptr;
+    s->certificate = a.certificate;
+  }
   return s;
 }
 
@@ -188,7 +260,7 @@ void Explorer::runAssignments(SymState& n, const std::vector<ir::Assignment>& as
     }
     for (Pending& pd : pending) {
       if (!pd.value) {
-        ExprRef sym = havoc(pd.type, "havoc");
+        ExprRef sym = input(SymbolPool::Input::Havoc, n.havocs.size(), pd.type, "havoc");
         n.havocs.push_back(sym);
         pd.value = SymValue::scalar(sym);
       }
@@ -197,9 +269,8 @@ void Explorer::runAssignments(SymState& n, const std::vector<ir::Assignment>& as
     pending.clear();
   };
   for (const ir::Assignment& a : as) {
-    Pending pd{ev_.lvalue(a.lhs, n, obls), std::nullopt, a.lhs->type};
-    if (a.rhs && a.rhs->op != Op::Star)
-      pd.value = ev_.coerce(ev_.eval(a.rhs, n, obls), a.lhs->type);
+    Pending pd{lvalue(n, a.lhs, obls), std::nullopt, a.lhs->type};
+    if (a.rhs && a.rhs->op != Op::Star) pd.value = ev_.coerce(eval(n, a.rhs, obls), a.lhs->type);
     pending.push_back(std::move(pd));
     if (!parallel) {
       finish();
@@ -224,7 +295,7 @@ void Explorer::step(const SymState& s, ir::EdgeId id) {
   std::vector<Obligation> obls;
   switch (edge.kind) {
     case ir::EdgeKind::Command: {
-      ExprRef g = edge.guard ? ev_.eval(edge.guard, *n, obls).expr : em_.trueExpr();
+      ExprRef g = edge.guard ? eval(*n, edge.guard, obls).expr : em_.trueExpr();
       if (!require(*n, obls, id) || stop_) return;
       if (!assume(*n, g)) return;
       bool ok = true;
@@ -234,13 +305,14 @@ void Explorer::step(const SymState& s, ir::EdgeId id) {
       break;
     }
     case ir::EdgeKind::Assert: {
-      ExprRef c = ev_.eval(edge.cond, *n, obls).expr;
+      ExprRef c = eval(*n, edge.cond, obls).expr;
       if (!require(*n, obls, id) || stop_) return;
       if (o_.tracked[static_cast<size_t>(edge.errorKind)] && !c->isTrue()) {
         ExprRef bad = em_.mkNot(c);
-        if (check(n->pathCond, bad).isSat()) {
+        if (PcAnswer a = check(n->pathCond, bad); a.isSat()) {
           SymState e = *n;
           e.pathCond.push_back(bad);
+          e.certificate = a.certificate;
           std::string what = edge.text.empty() ? "assertion" : "'" + edge.text + "'";
           endPath(e, exec::ExecError{edge.errorKind, edge.loc, what + " failed", false}, id);
           if (stop_) return;
@@ -258,7 +330,7 @@ void Explorer::step(const SymState& s, ir::EdgeId id) {
       if (callee.kind != ir::CfaKind::Proc)
         throw NotImplemented("calls of methods and constructors");
       std::vector<SymValue> args;
-      for (ExprRef a : edge.args) args.push_back(ev_.eval(a, *n, obls));
+      for (ExprRef a : edge.args) args.push_back(eval(*n, a, obls));
       if (!require(*n, obls, id) || stop_) return;
       n->top().pc = edge.from;  // stays at the call site until the callee returns
       SymFrame f{edge.callee, callee.entry, {}, id, nullptr};
@@ -286,7 +358,7 @@ void Explorer::step(const SymState& s, ir::EdgeId id) {
       const ir::Edge& call = p_.edges[n->top().callEdge];
       n->frames.pop_back();
       if (call.result && result) {
-        SymLvalue lv = ev_.lvalue(call.result, *n, obls);
+        SymLvalue lv = lvalue(*n, call.result, obls);
         if (!require(*n, obls, id) || stop_) return;
         ev_.store(*n, lv, ev_.coerce(*result, call.result->type));
       }
@@ -294,6 +366,7 @@ void Explorer::step(const SymState& s, ir::EdgeId id) {
       break;
     }
   }
+  n->pathCondAt.resize(n->pathCond.size(), static_cast<uint32_t>(n->path.size()));
   n->path.push_back(id);
   ++n->depth;
   queue(std::move(n));
@@ -315,17 +388,13 @@ void Explorer::endPath(const SymState& s, std::optional<exec::ExecError> error,
   for (auto& [name, sym] : globalSyms_) terms.push_back(sym);
   for (ExprRef h : s.havocs) terms.push_back(h);
   smt::MinimizedModel mm;
-  solver_.push();
   try {
-    for (ExprRef c : s.pathCond) solver_.add(c);
-    mm = smt::minimizeModel(solver_, em_, terms);
+    mm = pcs_.inputs(s.pathCond, s.certificate, terms);
   } catch (const smt::SmtUnsupported& e) {
-    solver_.pop();
     throw NotImplemented(e.what());
   }
-  solver_.pop();
   if (!mm.model) {
-    if (mm.result.isUnknown()) noteUnknown(mm.result);
+    if (mm.result.isUnknown()) noteUnknown(mm.result.reason);
     return;
   }
   ++r_.paths;
@@ -346,6 +415,9 @@ void Explorer::endPath(const SymState& s, std::optional<exec::ExecError> error,
     end.inputs.emplace_back("havoc#" + std::to_string(i + 1), end.script.back());
   }
   for (ExprRef c : s.pathCond) end.usesUninterpreted = end.usesUninterpreted || hasCall(c);
+  end.pathCond = s.pathCond;
+  end.pathCondAt = s.pathCondAt;
+  end.pathCondAt.resize(end.pathCond.size(), static_cast<uint32_t>(s.path.size()));
   end.error = std::move(error);
   const bool isError = end.error.has_value();
   r_.ends.push_back(std::move(end));
@@ -402,6 +474,12 @@ ExploreResult Explorer::run() {
   }
   r_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   r_.solverQueries = solver_.stats().queries;
+  r_.solving = pcs_.stats();
+  if (concretizer_) {
+    r_.solving.concretizations += concretizer_->concretizations();
+    if (uint64_t u = concretizer_->unknownAnswers()) noteUnknownCount(u, "while concretizing");
+  }
+  if (r_.solving.unknown) noteUnknownCount(r_.solving.unknown, "in mixed-solving tries");
   bool hasError = false;
   for (const PathEnd& pe : r_.ends) hasError = hasError || pe.error.has_value();
   if (hasError) {
@@ -417,6 +495,14 @@ ExploreResult Explorer::run() {
     r_.outcome = Outcome::Incomplete;
     r_.reason = "the solver answered unknown " + std::to_string(r_.unknownAnswers) + " times (" +
                 unknownReason_ + ")";
+  } else if (r_.solving.undecided) {
+    r_.outcome = Outcome::Incomplete;
+    r_.reason = "mixed solving could not decide " + std::to_string(r_.solving.undecided) +
+                " path conditions (their paths were dropped)";
+  } else if (o_.solving == Solving::Exe && r_.solving.concretizations) {
+    r_.outcome = Outcome::Incomplete;
+    r_.reason = "EXE-style concretization fixed inputs " +
+                std::to_string(r_.solving.concretizations) + " times (paths may be missing)";
   }
   if (r_.outcome == Outcome::ErrorFound && !cut.empty()) r_.reason = cut;
   return std::move(r_);
@@ -424,9 +510,32 @@ ExploreResult Explorer::run() {
 
 }  // namespace
 
+ExploreResult runExplorer(const ir::Program& program, const exec::Evaluator& concrete,
+                          smt::Solver& solver, const ExploreOptions& options, Strategy strategy) {
+  return Explorer(program, concrete, solver, options, strategy).run();
+}
+
 ExploreResult exploreSymbolic(const ir::Program& program, const exec::Evaluator& concrete,
                               smt::Solver& solver, const ExploreOptions& options) {
-  return Explorer(program, concrete, solver, options).run();
+  ExprManager& em = *program.exprs;
+  switch (options.solving) {
+    case Solving::Classic: {
+      auto pcs = makeClassicPathSolver(solver, em);
+      return runExplorer(program, concrete, solver, options, Strategy{pcs.get(), nullptr, nullptr});
+    }
+    case Solving::Mixed: {
+      auto pcs = makeMixedPathSolver(solver, concrete, options.mixed);
+      return runExplorer(program, concrete, solver, options, Strategy{pcs.get(), nullptr, nullptr});
+    }
+    case Solving::Exe: {
+      auto pcs = makeClassicPathSolver(solver, em);
+      ExeConcretizer exe(solver, concrete);
+      return runExplorer(program, concrete, solver, options, Strategy{pcs.get(), &exe, nullptr});
+    }
+    case Solving::Dart:
+      return exploreDart(program, concrete, solver, options);
+  }
+  throw NotImplemented("the solving mode");
 }
 
 }  // namespace tandem::symbolic

@@ -214,8 +214,13 @@ proc h(x: int) { if (x * x == 49 && x > 0) { S: assert x != 7; } }
 TEST_CASE("symbolic: unsupported testgen modes say not implemented yet") {
   auto p = loadText("proc f(a: int) { skip; }\n");
   cli::Options o = testgenOptions("f", "z3");
-  o.solving = "mixed";
+  o.guide = "may-must";
   Run r = runCommand(*p, o);
+  CHECK(r.exit == 2);
+  CHECK(r.err.find("not implemented yet") != std::string::npos);
+  o = testgenOptions("f", "z3");
+  o.compositional = true;
+  r = runCommand(*p, o);
   CHECK(r.exit == 2);
   CHECK(r.err.find("not implemented yet") != std::string::npos);
 }

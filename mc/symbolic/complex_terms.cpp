@@ -1,0 +1,182 @@
+#include "mc/symbolic/complex_terms.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tandem::symbolic {
+
+bool isNonLinear(ExprRef e) {
+  if (e->op != Op::Mul && e->op != Op::Div && e->op != Op::Mod) return false;
+  return e->kids.size() == 2 && !e->kid(0)->isConst() && !e->kid(1)->isConst();
+}
+
+bool isComplexTerm(ExprRef e) { return e->op == Op::Call || isNonLinear(e); }
+
+bool hasComplexTerm(ExprRef e) {
+  std::vector<ExprRef> todo{e};
+  std::unordered_set<ExprRef> seen;
+  while (!todo.empty()) {
+    ExprRef n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (isComplexTerm(n)) return true;
+    for (ExprRef k : n->kids) todo.push_back(k);
+  }
+  return false;
+}
+
+namespace {
+
+// Pre-order, left to right, each node once; `enter` says whether to visit a node's kids.
+template <class Enter>
+void preorder(ExprRef root, Enter enter) {
+  std::vector<ExprRef> todo{root};
+  std::unordered_set<ExprRef> seen;
+  while (!todo.empty()) {
+    ExprRef n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (!enter(n)) continue;
+    for (size_t i = n->kids.size(); i-- > 0;) todo.push_back(n->kids[i]);
+  }
+}
+
+void pushUnique(std::vector<ExprRef>& out, ExprRef e) {
+  if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+}
+
+}  // namespace
+
+void collectComplexTerms(ExprRef e, std::vector<ExprRef>& out) {
+  preorder(e, [&](ExprRef n) {
+    if (!isComplexTerm(n)) return true;
+    pushUnique(out, n);
+    return false;
+  });
+}
+
+void collectSymbols(ExprRef e, std::vector<ExprRef>& out) {
+  preorder(e, [&](ExprRef n) {
+    if (n->op == Op::Symbol) pushUnique(out, n);
+    return true;
+  });
+}
+
+void flattenConjuncts(ExprRef e, std::vector<ExprRef>& out) {
+  if (e->isTrue()) return;
+  if (e->op == Op::And) {
+    for (ExprRef k : e->kids) flattenConjuncts(k, out);
+    return;
+  }
+  out.push_back(e);
+}
+
+ExprRef substitute(ExprManager& em, ExprRef root, const std::map<ExprRef, ExprRef>& map) {
+  std::unordered_map<ExprRef, ExprRef> done;
+  std::vector<std::pair<ExprRef, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [e, expanded] = stack.back();
+    if (done.count(e)) {
+      stack.pop_back();
+      continue;
+    }
+    if (auto it = map.find(e); it != map.end()) {
+      done.emplace(e, it->second);
+      stack.pop_back();
+      continue;
+    }
+    if (!expanded && !e->kids.empty()) {
+      stack.back().second = true;
+      for (ExprRef k : e->kids)
+        if (!done.count(k)) stack.emplace_back(k, false);
+      continue;
+    }
+    stack.pop_back();
+    std::vector<ExprRef> kids;
+    bool same = true;
+    for (ExprRef k : e->kids) {
+      kids.push_back(done.at(k));
+      same = same && kids.back() == k;
+    }
+    done.emplace(e, same ? e : em.mk(e->op, e->type, std::move(kids), e->payload, e->value));
+  }
+  return done.at(root);
+}
+
+ExprRef constantOf(ExprManager& em, const exec::Value& v, TypeRef t) {
+  switch (v.kind()) {
+    case exec::ValueKind::Int:
+      return em.intConst(v.asInt(), t && t->isIntegral() ? t : em.types().intType());
+    case exec::ValueKind::I32:
+    case exec::ValueKind::I64:
+      return em.intConst(BigInt(v.asBits()),
+                         v.bitWidth() == 32 ? em.types().i32Type() : em.types().i64Type());
+    case exec::ValueKind::Bool:
+      return em.boolConst(v.asBool());
+    case exec::ValueKind::Enum:
+      return em.enumConst(v.enumType(), v.enumIndex());
+    default:
+      return nullptr;
+  }
+}
+
+std::optional<exec::Value> valueOf(ExprRef e) {
+  switch (e->op) {
+    case Op::IntConst:
+      if (e->type && e->type->isBitVector())
+        return exec::Value::bits(e->type->bitWidth(), e->value.wrapTo(e->type->bitWidth()));
+      return exec::Value::integer(e->value);
+    case Op::BoolConst:
+      return exec::Value::boolean(e->isTrue());
+    case Op::EnumConst:
+      return exec::Value::enumMember(e->type, e->payload);
+    default:
+      return std::nullopt;
+  }
+}
+
+ExprRef constantFor(ExprManager& em, TypeRef t, const BigInt& v) {
+  if (t->kind == TypeKind::Bool) return em.boolConst(v.sign() != 0);
+  if (t->kind == TypeKind::Enum) return em.enumConst(t, static_cast<uint32_t>(v.small()));
+  return em.intConst(v, t);
+}
+
+std::optional<ExprRef> evalConcretely(const exec::Evaluator& concrete, ExprManager& em, ExprRef e,
+                                      const SymbolValues& values) {
+  std::vector<ExprRef> syms;
+  collectSymbols(e, syms);
+  std::map<ExprRef, ExprRef> map;
+  for (ExprRef s : syms) {
+    auto it = values.find(s);
+    if (it == values.end()) return std::nullopt;
+    map.emplace(s, constantFor(em, s->type, it->second));
+  }
+  ExprRef closed = substitute(em, e, map);
+  if (closed->isConst()) return closed;
+  const exec::State empty;
+  auto r = concrete.eval(closed, empty, exec::kNoThread);
+  if (!r) return std::nullopt;
+  ExprRef c = constantOf(em, r.value(), e->type);
+  if (!c) return std::nullopt;
+  return c;
+}
+
+SymbolValues fixedValues(std::span<const ExprRef> conjuncts) {
+  SymbolValues out;
+  for (ExprRef c : conjuncts) {
+    if (c->op != Op::Eq) continue;
+    ExprRef a = c->kid(0), b = c->kid(1);
+    if (b->op == Op::Symbol) std::swap(a, b);
+    if (a->op != Op::Symbol || !b->isConst() || b->op == Op::NullConst) continue;
+    if (b->op == Op::EnumConst)
+      out.emplace(a, BigInt(int64_t{b->payload}));
+    else if (b->type && b->type->isBitVector())
+      out.emplace(a, BigInt(b->value.wrapTo(b->type->bitWidth())));
+    else
+      out.emplace(a, b->value);
+  }
+  return out;
+}
+
+}  // namespace tandem::symbolic

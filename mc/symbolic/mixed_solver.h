@@ -1,0 +1,59 @@
+// Mixed concrete-symbolic solving (Pasareanu, Rungta, Visser, "Symbolic Execution with Mixed
+// Concrete-Symbolic Solving", ISSTA'11, Sect. 3). A path condition PC is split into simplePC (the
+// conjuncts without complex terms, complex_terms.h) and complexPC (the others). mixedIsSatisfiable:
+//   1. simplePC unsat: PC is unsat. Unknown: PC is unknown.
+//   2. Take a solution of simplePC (a minimised model, so both back ends take the same one), run
+//      the complex terms concretely on it, and build
+//        extraPC   = the solution's equalities for every symbol inside a complex term (Sect. 3.2:
+//                    without them, a solution of the substituted complexPC may not match the
+//                    values the concrete results were computed from),
+//        complexPC' = complexPC with each complex term replaced by its concrete result.
+//   3. simplePC /\ extraPC /\ complexPC' sat: PC is sat, and that formula is the certificate whose
+//      models are test inputs that follow the path. Otherwise try again per the heuristic, at most
+//      maxTries more times:
+//        incremental  add the negation of every extraPC so far to simplePC (a new solution);
+//                     when no solution is left, PC is unsat (every candidate was refuted);
+//        partition    add one `partition(...)` condition of a called native or @concrete
+//                     procedure (its parameters replaced by the call's arguments) at a time;
+//        random       random values (seeded) for the symbols of complex terms that simplePC does
+//                     not constrain; the others keep their simplePC solution.
+//   4. All tries failed: the query is undecided (reported, never taken as unsat).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "mc/exec/evaluator.h"
+#include "mc/symbolic/path_solver.h"
+
+namespace tandem::symbolic {
+
+enum class Heuristic : uint8_t { Incremental, Partition, Random };
+const char* heuristicName(Heuristic h);
+std::optional<Heuristic> parseHeuristic(std::string_view name);
+
+struct MixedOptions {
+  Heuristic heuristic = Heuristic::Incremental;
+  uint64_t maxTries = 10;  // tries of the heuristic after the first solution
+  uint64_t seed = 0;       // random heuristic
+};
+
+// The split of a path condition (ISSTA'11 Sect. 3.1); conjunctions are flattened first.
+struct SplitPc {
+  std::vector<ExprRef> simple;          // simplePC: conjuncts without complex terms
+  std::vector<ExprRef> complex;         // complexPC: conjuncts with complex terms
+  std::vector<ExprRef> complexTerms;    // maximal complex subterms of `complex`
+  std::vector<ExprRef> complexSymbols;  // the symbols inside them (extraPC pins these)
+};
+SplitPc splitPathCondition(std::span<const ExprRef> pc);
+
+// `concrete` runs the complex terms (natives, @concrete procedures) and names their partitions.
+std::unique_ptr<PathSolver> makeMixedPathSolver(smt::Solver& solver,
+                                                const exec::Evaluator& concrete,
+                                                const MixedOptions& options);
+
+}  // namespace tandem::symbolic

@@ -1,0 +1,92 @@
+// How the symbolic executor decides path conditions: one small interface, one implementation per
+// `--solving` mode (docs/symbolic.md).
+//   classic  everything goes to the SMT solver; calls are uninterpreted functions, non-linear
+//            arithmetic goes as it is (path_solver.cpp)
+//   mixed    mixed concrete-symbolic solving, Pasareanu, Rungta, Visser, ISSTA'11 (mixed_solver.h)
+//   exe      classic, after EXE-style concretization in the evaluator (concretizer.h)
+//   dart     concrete runs decide branches, the solver only makes the next inputs (dart_explorer.h)
+//
+// A path condition is a list of conjuncts. Answers are sat, unsat or not known; "not known" is
+// either the solver's unknown or a mixed-solving query whose tries all failed ("undecided"). No
+// implementation answers unsat unless the condition is unsatisfiable.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mc/expr/expr.h"
+#include "mc/smt/minimize_model.h"
+#include "mc/smt/solver.h"
+#include "mc/symbolic/sym_state.h"
+
+namespace tandem::symbolic {
+
+struct PcAnswer {
+  smt::SatStatus status = smt::SatStatus::Unknown;
+  bool undecided = false;  // Unknown because every try of mixed solving failed
+  std::string reason;      // Unknown: why
+  Certificate certificate;
+
+  bool isSat() const { return status == smt::SatStatus::Sat; }
+  bool isUnsat() const { return status == smt::SatStatus::Unsat; }
+  bool isUnknown() const { return status == smt::SatStatus::Unknown; }
+  static PcAnswer of(const smt::CheckResult& r) { return PcAnswer{r.status, false, r.reason, {}}; }
+};
+
+// Counters of the solving strategy (reported in the JSON `stats`).
+struct SolvingStats {
+  uint64_t checks = 0;              // path conditions asked about
+  uint64_t mixedChecks = 0;         // mixed: with a complex part
+  uint64_t tries = 0;               // mixed: solutions of simplePC tried (first ones included)
+  uint64_t heuristicSuccesses = 0;  // mixed: decided sat by a heuristic's try, not the first
+  uint64_t exhausted = 0;           // mixed: unsat because the tries covered every solution
+  uint64_t undecided = 0;           // mixed: every try failed (the query is not known)
+  uint64_t unknown = 0;             // mixed: tries the solver answered unknown
+  uint64_t concretizations = 0;     // exe, dart: complex terms replaced by concrete values
+  uint64_t runs = 0;                // dart: concrete executions
+  uint64_t restarts = 0;            // dart: directed searches started from random inputs
+  uint64_t mispredictions = 0;      // dart: a run that did not take the predicted branch
+
+  void add(const SolvingStats& o);
+};
+
+class PathSolver {
+ public:
+  PathSolver() = default;
+  PathSolver(const PathSolver&) = delete;
+  PathSolver& operator=(const PathSolver&) = delete;
+  virtual ~PathSolver() = default;
+
+  virtual std::string name() const = 0;
+  // Satisfiability of the conjunction of `pc`. Throws smt::SmtUnsupported for formulas outside
+  // the SMT translation.
+  virtual PcAnswer check(std::span<const ExprRef> pc) = 0;
+  // Inputs for an ended path whose condition `pc` was answered sat with `certificate`: a model
+  // with `terms` (the input symbols) pinned to small values (smt::minimizeModel).
+  virtual smt::MinimizedModel inputs(std::span<const ExprRef> pc, const Certificate& certificate,
+                                     std::span<const ExprRef> terms) = 0;
+
+  const SolvingStats& stats() const { return stats_; }
+
+ protected:
+  SolvingStats stats_;
+};
+
+// Minimised model of the conjunction of `formulas` over `terms`, in a push scope of `solver`.
+smt::MinimizedModel minimizeOver(smt::Solver& solver, ExprManager& em,
+                                 std::span<const ExprRef> formulas, std::span<const ExprRef> terms);
+
+// Random inputs (the random heuristic of mixed solving, DART's first inputs): integers uniform in
+// [-kRandomRange, kRandomRange], bools and enum members uniform. The generator's sequence is fixed
+// by the standard, so a seed gives the same values everywhere.
+inline constexpr int64_t kRandomRange = 1000;
+BigInt randomInput(std::mt19937_64& rng, TypeRef type);
+
+// classic: every query goes to `solver` as it is.
+std::unique_ptr<PathSolver> makeClassicPathSolver(smt::Solver& solver, ExprManager& em);
+
+}  // namespace tandem::symbolic

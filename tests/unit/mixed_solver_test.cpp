@@ -1,0 +1,582 @@
+// Mixed concrete-symbolic solving (Pasareanu, Rungta, Visser, ISSTA'11) and the baselines it is
+// compared with: the split into simplePC and complexPC, extraPC's soundness, each heuristic, EXE
+// concretization and DART re-execution. Everything that solves runs under every back end.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "mc/cli/symbolic_commands.h"
+#include "mc/ir/frontend.h"
+#include "mc/ir/ir_printer.h"
+#include "mc/smt/solver_factory.h"
+#include "mc/symbolic/complex_terms.h"
+#include "mc/symbolic/concretizer.h"
+#include "mc/symbolic/mixed_solver.h"
+#include "mc/symbolic/replay.h"
+
+using namespace tandem;
+using namespace tandem::symbolic;
+
+namespace {
+
+std::unique_ptr<ir::Program> loadMixedText(const std::string& text) {
+  SourceFile file("t.tdm", text);
+  std::ostringstream err;
+  auto p = loadProgram(file, {}, err);
+  REQUIRE_MESSAGE(p, err.str());
+  return p;
+}
+
+std::unique_ptr<ir::Program> loadConformance(const std::string& name) {
+  std::ostringstream err;
+  auto file = readSourceFile(std::string(TANDEM_SHARED_DIR) + "/conformance/" + name, err);
+  REQUIRE_MESSAGE(file, err.str());
+  auto p = loadProgram(*file, {}, err);
+  REQUIRE_MESSAGE(p, err.str());
+  return p;
+}
+
+// A program, its evaluator and symbols x, y to build path conditions by hand.
+struct Fixture {
+  std::unique_ptr<ir::Program> p;
+  exec::NativeRegistry natives;
+  std::unique_ptr<exec::Evaluator> ev;
+  ExprManager* em = nullptr;
+  ExprRef x = nullptr, y = nullptr;
+
+  explicit Fixture(const std::string& text) : p(loadMixedText(text)) {
+    ev = std::make_unique<exec::Evaluator>(*p, natives);
+    em = p->exprs.get();
+    x = em->freshSymbol("x", em->types().intType());
+    y = em->freshSymbol("y", em->types().intType());
+  }
+  TypeRef intT() const { return em->types().intType(); }
+  TypeRef boolT() const { return em->types().boolType(); }
+  ExprRef num(int64_t v) const { return em->intConst(BigInt(v)); }
+  ExprRef bin(Op op, ExprRef a, ExprRef b) const {
+    const bool pred = op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le ||
+                      op == Op::Gt || op == Op::Ge;
+    return em->mk(op, pred ? boolT() : intT(), {a, b});
+  }
+  ExprRef call(const std::string& name, std::vector<ExprRef> args) const {
+    for (uint32_t i = 0; i < p->callees.size(); ++i)
+      if (p->calleeName(i) == name) return em->mk(Op::Call, intT(), std::move(args), i);
+    FAIL("no callee " << name);
+    return nullptr;
+  }
+  std::unique_ptr<smt::Solver> solver(smt::Backend b) const {
+    smt::SolverOptions so;
+    so.backend = b;
+    return smt::makeSolver(so, smt::programNaming(*p));
+  }
+};
+
+// hash of ISSTA'11 Fig. 1, with the partitions of mixed_partition.tdm.
+const char* const kHash = R"(
+@concrete proc hash(x: int): int partition(x > 3, x <= 3) {
+  if (0 <= x && x <= 10) { return 10 * x; }
+  return 0;
+}
+@concrete proc plain(x: int): int {
+  if (0 <= x && x <= 10) { return 10 * x; }
+  return 0;
+}
+native isqrt(x: int): int;
+proc test(x: int, y: int): int { return hash(x) + plain(y) + isqrt(x); }
+)";
+
+PcAnswer mixedCheck(const Fixture& f, smt::Solver& s, const std::vector<ExprRef>& pc,
+                    MixedOptions o, SolvingStats* stats = nullptr) {
+  auto pcs = makeMixedPathSolver(s, *f.ev, o);
+  PcAnswer a = pcs->check(pc);
+  if (stats) *stats = pcs->stats();
+  return a;
+}
+
+// Every formula of the certificate holds in `m`, and so does the path condition once the complex
+// terms take their concrete values on m's inputs.
+void checkWitness(const Fixture& f, smt::Solver& s, const std::vector<ExprRef>& pc,
+                  const PcAnswer& a) {
+  REQUIRE(a.isSat());
+  REQUIRE(a.certificate);
+  auto pcs = makeMixedPathSolver(s, *f.ev, {});
+  smt::MinimizedModel mm = pcs->inputs(pc, a.certificate, std::vector<ExprRef>{f.x, f.y});
+  REQUIRE(mm.model);
+  SymbolValues values{{f.x, *mm.model->evalInt(f.x)}, {f.y, *mm.model->evalInt(f.y)}};
+  for (ExprRef c : pc) {
+    auto v = evalConcretely(*f.ev, *f.em, c, values);
+    REQUIRE(v);
+    CHECK((*v)->isTrue());
+  }
+}
+
+struct Run {
+  int exit = -1;
+  nlohmann::json report;
+  std::string err;
+};
+
+Run command(const ir::Program& p, cli::Options o) {
+  o.json = true;
+  o.quiet = true;
+  o.file = "t.tdm";
+  std::ostringstream out, err;
+  cli::Io io{out, err};
+  Run r;
+  r.exit =
+      o.command == "testgen" ? cli::runTestgenCommand(o, p, io) : cli::runSymbolicCheck(o, p, io);
+  r.err = err.str();
+  if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
+  return r;
+}
+
+cli::Options testgen(const std::string& entry, const std::string& solving, smt::Backend b) {
+  cli::Options o;
+  o.command = "testgen";
+  o.entry = entry;
+  o.solving = solving;
+  o.solver = smt::backendName(b);
+  return o;
+}
+
+bool has(const nlohmann::json& list, const std::string& label) {
+  for (const auto& l : list)
+    if (l == label) return true;
+  return false;
+}
+
+// A back end that answers unknown to every query with more than `limit` assertions and
+// assumptions in total, and sat (with an empty model) otherwise.
+class UnknownAbove final : public smt::Solver {
+ public:
+  explicit UnknownAbove(size_t limit) : limit_(limit) {}
+  std::string name() const override { return "unknown-above"; }
+  smt::Capabilities capabilities() const override { return {}; }
+  unsigned level() const override { return static_cast<unsigned>(scopes_.size()); }
+  const smt::Model& model() const override { return model_; }
+  void setTimeout(unsigned) override {}
+
+ protected:
+  void doAdd(ExprRef) override { ++added_; }
+  smt::CheckResult doCheck(std::span<const ExprRef> as) override {
+    if (added_ + as.size() > limit_) return smt::CheckResult::unknown("simulated");
+    return smt::CheckResult::sat();
+  }
+  void doPush() override { scopes_.push_back(added_); }
+  void doPop(unsigned n) override {
+    for (; n > 0; --n) {
+      added_ = scopes_.back();
+      scopes_.pop_back();
+    }
+  }
+  void addChainStats(smt::SolverStats& into) const override {
+    into.backendQueries += ownStats().queries;
+  }
+
+ private:
+  size_t limit_, added_ = 0;
+  std::vector<size_t> scopes_;
+  smt::Model model_;
+};
+
+}  // namespace
+
+TEST_CASE("mixed: an unknown answer is counted, never taken as unsat") {
+  Fixture f(kHash);
+  std::vector<ExprRef> pc{f.bin(Op::Gt, f.x, f.num(0)), f.bin(Op::Eq, f.y, f.call("hash", {f.x}))};
+  // simplePC (one conjunct) is known; every larger query is not.
+  UnknownAbove s(1);
+  SolvingStats st;
+  PcAnswer a = mixedCheck(f, s, pc, {}, &st);
+  CHECK_FALSE(a.isUnsat());
+  CHECK(a.isUnknown());
+  CHECK(st.unknown > 0);
+  // simplePC itself unknown: the answer is the solver's unknown, not undecided.
+  UnknownAbove none(0);
+  a = mixedCheck(f, none, pc, {}, &st);
+  CHECK(a.isUnknown());
+  CHECK_FALSE(a.undecided);
+  CHECK(a.reason == "simulated");
+  // Through the explorer: the outcome is incomplete and the unknown answers are reported.
+  ExploreOptions eo;
+  eo.solving = Solving::Mixed;
+  auto p = loadConformance("mixed_hash.tdm");
+  exec::NativeRegistry natives;
+  exec::Evaluator ev(*p, natives);
+  eo.entry = p->findCfaId("test", ir::CfaKind::Proc);
+  UnknownAbove two(2);
+  ExploreResult r = exploreSymbolic(*p, ev, two, eo);
+  CHECK(r.outcome == Outcome::Incomplete);
+  CHECK(r.unknownAnswers > 0);
+  CHECK(r.reason.find("unknown") != std::string::npos);
+}
+
+TEST_CASE("mixed: partition(...) conditions stay in the IR and are printed") {
+  auto p = loadMixedText(R"(
+native isqrt(x: int): int partition(x >= 10000, x < 10000);
+@concrete proc hash(x: int): int partition(x > 3, x <= 3) { return x; }
+proc test(x: int): int { return isqrt(x) + hash(x); }
+)");
+  int found = 0;
+  for (uint32_t i = 0; i < p->callees.size(); ++i) {
+    ir::CalleePartitions parts = p->partitionsOf(i);
+    if (p->calleeName(i) == "isqrt" || p->calleeName(i) == "hash") {
+      ++found;
+      CHECK(parts.conditions.size() == 2);
+      REQUIRE(parts.params.size() == 1);
+      CHECK(freeVars(parts.conditions[0]) == std::vector<uint32_t>{parts.params[0]});
+    }
+  }
+  CHECK(found == 2);
+  std::string ir = ir::programToString(*p);
+  CHECK(ir.find("partition(x >= 10000, x < 10000)") != std::string::npos);
+  CHECK(ir.find("partition(x > 3, x <= 3)") != std::string::npos);
+}
+
+TEST_CASE("mixed: complex terms and the split into simplePC and complexPC") {
+  Fixture f(kHash);
+  ExprRef h = f.call("hash", {f.x});
+  CHECK(isComplexTerm(h));
+  CHECK(isNonLinear(f.bin(Op::Mul, f.x, f.y)));
+  CHECK(isNonLinear(f.bin(Op::Mul, f.x, f.x)));
+  CHECK(isNonLinear(f.bin(Op::Div, f.x, f.y)));
+  CHECK(isNonLinear(f.bin(Op::Mod, f.y, f.x)));
+  CHECK_FALSE(isNonLinear(f.bin(Op::Mul, f.num(3), f.x)));
+  CHECK_FALSE(isNonLinear(f.bin(Op::Div, f.x, f.num(2))));
+  CHECK_FALSE(isComplexTerm(f.bin(Op::Add, f.x, f.y)));
+
+  ExprRef xPos = f.bin(Op::Gt, f.x, f.num(0));
+  ExprRef yHash = f.bin(Op::Eq, f.y, h);
+  ExprRef cube = f.bin(Op::Gt, f.bin(Op::Mul, f.bin(Op::Mul, f.x, f.x), f.x), f.num(0));
+  ExprRef lin = f.bin(Op::Lt, f.bin(Op::Mul, f.num(2), f.y), f.num(5));
+  // Conjunctions are flattened first: `x > 0 && y == hash(x)` splits too.
+  SplitPc s = splitPathCondition(std::vector<ExprRef>{f.em->mkAnd(xPos, yHash), cube, lin});
+  CHECK(s.simple == std::vector<ExprRef>{xPos, lin});
+  CHECK(s.complex == std::vector<ExprRef>{yHash, cube});
+  // Maximal complex terms only: x*x inside (x*x)*x is not listed on its own.
+  REQUIRE(s.complexTerms.size() == 2);
+  CHECK(s.complexTerms[0] == h);
+  CHECK(s.complexTerms[1] == cube->kid(0));
+  // Only the symbols inside complex terms are pinned by extraPC (y is not).
+  CHECK(s.complexSymbols == std::vector<ExprRef>{f.x});
+}
+
+TEST_CASE("mixed: extraPC keeps the solution sound (ISSTA'11 Sect. 3.2, mixed_unsound)") {
+  Fixture f(kHash);
+  // x >= 0 && x > y && y == x*x has no solution. Substituting x*x by its value on the first
+  // solution of simplePC (x = 0) without x == 0 would give y == 0, satisfiable with x = 1.
+  ExprRef sq = f.bin(Op::Mul, f.x, f.x);
+  std::vector<ExprRef> pc{f.bin(Op::Ge, f.x, f.num(0)), f.bin(Op::Gt, f.x, f.y),
+                          f.bin(Op::Eq, f.y, sq)};
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    std::vector<ExprRef> unsound{pc[0], pc[1], f.bin(Op::Eq, f.y, f.num(0))};
+    CHECK(s->check(unsound).isSat());  // what dropping extraPC would conclude
+    SolvingStats st;
+    PcAnswer a = mixedCheck(f, *s, pc, {}, &st);
+    CHECK_FALSE(a.isSat());
+    CHECK(a.undecided);  // never unsat: x ranges over infinitely many candidates
+    CHECK(st.undecided == 1);
+    CHECK(st.tries == 11);  // the first solution and --max-tries 10 more
+  }
+  // Through testgen: S0 is never claimed, the dropped path is counted.
+  auto p = loadConformance("mixed_unsound.tdm");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    Run r = command(*p, testgen("test", "mixed", b));
+    CHECK(r.exit == 0);
+    CHECK(has(r.report["covered_labels"], "S1"));
+    CHECK(has(r.report["uncovered_labels"], "S0"));
+    CHECK(r.report["stats"]["undecided"] == 1);
+    CHECK(r.report["stats"]["divergences"] == 0);
+    CHECK(r.report["reason"].get<std::string>().find("could not decide") != std::string::npos);
+  }
+}
+
+TEST_CASE("mixed: the certificate's models follow the path concretely") {
+  Fixture f(kHash);
+  // x > 3 && y > 10 && y == hash(x): x = 4 (simplePC's least), hash(4) = 40, y = 40.
+  std::vector<ExprRef> pc{f.bin(Op::Gt, f.x, f.num(3)), f.bin(Op::Gt, f.y, f.num(10)),
+                          f.bin(Op::Eq, f.y, f.call("hash", {f.x}))};
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    PcAnswer a = mixedCheck(f, *s, pc, {});
+    checkWitness(f, *s, pc, a);
+    // The certificate is simplePC, extraPC (x == 4) and complexPC' (y == 40).
+    const auto& cert = *a.certificate;
+    CHECK(std::find(cert.begin(), cert.end(), f.em->mkEq(f.x, f.num(4))) != cert.end());
+    CHECK(std::find(cert.begin(), cert.end(), f.bin(Op::Eq, f.y, f.num(40))) != cert.end());
+    // No complex part: the query goes to the solver as it is (no certificate needed).
+    PcAnswer plain = mixedCheck(f, *s, {pc[0], pc[1]}, {});
+    CHECK(plain.isSat());
+    CHECK_FALSE(plain.certificate);
+    // simplePC unsat: PC unsat, whatever the complex part.
+    PcAnswer unsat = mixedCheck(f, *s, {f.bin(Op::Lt, f.x, f.num(0)), pc[0], pc[2]}, {});
+    CHECK(unsat.isUnsat());
+  }
+}
+
+TEST_CASE("mixed: incremental heuristic negates extraPC and retries") {
+  Fixture f(kHash);
+  // x > 0 && y == hash(x) && y > 10 (mixed_partition's S0 and S3): x = 1 gives hash 10.
+  std::vector<ExprRef> pc{f.bin(Op::Gt, f.x, f.num(0)), f.bin(Op::Eq, f.y, f.call("hash", {f.x})),
+                          f.bin(Op::Gt, f.y, f.num(10))};
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    MixedOptions o;
+    o.heuristic = Heuristic::Incremental;
+    o.maxTries = 0;
+    SolvingStats st;
+    PcAnswer a = mixedCheck(f, *s, pc, o, &st);
+    CHECK(a.undecided);
+    CHECK(st.tries == 1);
+    o.maxTries = 10;
+    a = mixedCheck(f, *s, pc, o, &st);
+    checkWitness(f, *s, pc, a);
+    CHECK(st.tries == 2);  // x = 1 refuted, then x != 1 gives x = 2, hash 20
+    CHECK(st.heuristicSuccesses == 1);
+    CHECK(std::find(a.certificate->begin(), a.certificate->end(), f.em->mkEq(f.x, f.num(2))) !=
+          a.certificate->end());
+    // When the excluded solutions cover simplePC, PC is unsat (decided, not undecided):
+    // 0 <= x <= 3 && y == hash(x) && y == 15 (hash gives 0, 10, 20, 30).
+    std::vector<ExprRef> small{f.bin(Op::Ge, f.x, f.num(0)), f.bin(Op::Le, f.x, f.num(3)),
+                               f.bin(Op::Eq, f.y, f.call("hash", {f.x})),
+                               f.bin(Op::Eq, f.y, f.num(15))};
+    a = mixedCheck(f, *s, small, o, &st);
+    CHECK(a.isUnsat());
+    CHECK(st.exhausted == 1);
+    CHECK(st.tries == 5);  // four candidates, then no solution left
+    // Candidates whose concrete run fails (isqrt is undefined below 0) refute nothing.
+    std::vector<ExprRef> failing{f.bin(Op::Ge, f.x, f.num(-3)), f.bin(Op::Le, f.x, f.num(-1)),
+                                 f.bin(Op::Eq, f.y, f.call("isqrt", {f.x}))};
+    a = mixedCheck(f, *s, failing, o, &st);
+    CHECK(a.undecided);
+    CHECK(st.exhausted == 0);
+    CHECK(st.tries == 4);
+  }
+}
+
+TEST_CASE("mixed: partition heuristic adds the partition conditions one at a time") {
+  Fixture f(kHash);
+  for (std::string callee : {"hash", "plain"}) {
+    CAPTURE(callee);
+    std::vector<ExprRef> pc{f.bin(Op::Gt, f.x, f.num(0)), f.bin(Op::Eq, f.y, f.call(callee, {f.x})),
+                            f.bin(Op::Gt, f.y, f.num(10))};
+    for (auto b : smt::allBackends()) {
+      CAPTURE(smt::backendName(b));
+      auto s = f.solver(b);
+      MixedOptions o;
+      o.heuristic = Heuristic::Partition;
+      SolvingStats st;
+      PcAnswer a = mixedCheck(f, *s, pc, o, &st);
+      if (callee == "plain") {  // no partitions: nothing to try after x = 1
+        CHECK(a.undecided);
+        CHECK(st.tries == 1);
+        continue;
+      }
+      checkWitness(f, *s, pc, a);
+      CHECK(st.tries == 2);  // x = 1, then the partition x > 3 gives x = 4, hash 40
+      CHECK(std::find(a.certificate->begin(), a.certificate->end(), f.em->mkEq(f.x, f.num(4))) !=
+            a.certificate->end());
+    }
+  }
+  // A native's partitions: isqrt(x) == 100 needs x >= 10000, which no small try reaches.
+  auto p = loadMixedText(R"(
+native isqrt(x: int): int partition(x >= 10000, x < 10000);
+proc test(x: int) { if (isqrt(x) == 100) { A: skip; } else { B: skip; } }
+)");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    cli::Options o = testgen("test", "mixed", b);
+    o.heuristic = "partition";
+    Run r = command(*p, o);
+    CHECK(has(r.report["covered_labels"], "A"));
+    CHECK(has(r.report["covered_labels"], "B"));
+    CHECK(r.report["stats"]["divergences"] == 0);
+    o.heuristic = "incremental";
+    r = command(*p, o);
+    CHECK(has(r.report["uncovered_labels"], "A"));
+    CHECK(r.report["stats"]["undecided"] == 1);
+  }
+}
+
+TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols") {
+  Fixture f(kHash);
+  ExprRef cubePos = f.bin(Op::Gt, f.bin(Op::Mul, f.bin(Op::Mul, f.x, f.x), f.x), f.num(0));
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    MixedOptions o;
+    o.heuristic = Heuristic::Random;
+    o.maxTries = 20;
+    o.seed = 1;
+    SolvingStats st;
+    // x*x*x > 0 alone: simplePC is empty, its least solution x = 0 fails, random values do not.
+    PcAnswer a = mixedCheck(f, *s, {cubePos}, o, &st);
+    checkWitness(f, *s, {cubePos}, a);
+    CHECK(st.heuristicSuccesses == 1);
+    // The same seed gives the same values under every back end.
+    auto z3 = f.solver(smt::Backend::Z3);
+    PcAnswer again = mixedCheck(f, *z3, {cubePos}, o);
+    CHECK(*again.certificate == *a.certificate);
+    // x constrained by simplePC (x < 1): random has nothing to choose, the query is undecided.
+    a = mixedCheck(f, *s, {cubePos, f.bin(Op::Lt, f.x, f.num(1))}, o, &st);
+    CHECK(a.undecided);
+    CHECK(st.tries == 1);
+  }
+  auto p = loadConformance("mixed_cube.tdm");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    cli::Options o = testgen("test", "mixed", b);
+    o.heuristic = "random";
+    o.maxTries = 20;
+    o.seed = 1;
+    Run r = command(*p, o);
+    CHECK(has(r.report["covered_labels"], "ABORT1"));
+    CHECK(has(r.report["uncovered_labels"], "ABORT2"));
+    CHECK(r.report["heuristic"] == "random");
+    o.maxTries = 0;  // without the heuristic, x*x*x > 0 stays undecided
+    r = command(*p, o);
+    CHECK(has(r.report["uncovered_labels"], "ABORT1"));
+  }
+}
+
+TEST_CASE("mixed: every mode on ISSTA'11 Fig. 1 (mixed_hash)") {
+  auto p = loadConformance("mixed_hash.tdm");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    Run mixed = command(*p, testgen("test", "mixed", b));
+    CHECK(mixed.report["solving"] == "mixed");
+    CHECK(mixed.report["stats"]["paths"] == 5);
+    CHECK(mixed.report["uncovered_labels"].empty());
+    CHECK(mixed.report["stats"]["divergences"] == 0);
+    // classic: hash is an uninterpreted function, so the solver's value for it is a guess.
+    Run classic = command(*p, testgen("test", "classic", b));
+    CHECK(classic.report["stats"]["divergences"].get<int>() > 0);
+    CHECK(has(classic.report["uncovered_labels"], "S0"));
+  }
+}
+
+TEST_CASE("exe: arguments are concretized at the first call and stay fixed") {
+  auto p = loadMixedText(std::string(kHash) + R"(
+proc early(x: int) {
+  var r: int = 0;
+  r := hash(x);
+  if (x > 3) { A: skip; } else { B: skip; }
+}
+)");
+  auto fig1 = loadConformance("mixed_hash.tdm");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    // The call pins x to 0 (the least solution of the empty path condition), so x > 3 is
+    // infeasible afterwards, although r is never used in a branch.
+    Run exe = command(*p, testgen("early", "exe", b));
+    CHECK(has(exe.report["uncovered_labels"], "A"));
+    CHECK(exe.report["stats"]["concretizations"].get<int>() >= 1);
+    CHECK(exe.report["solving"] == "exe");
+    Run mixed = command(*p, testgen("early", "mixed", b));
+    CHECK(mixed.report["uncovered_labels"].empty());
+    // ISSTA'11 Fig. 1: EXE fixes x = 1 at `y == hash(x)`, so x > 3 && y > 10 is lost.
+    Run r = command(*fig1, testgen("test", "exe", b));
+    CHECK(has(r.report["uncovered_labels"], "S3"));
+    for (const auto& t : r.report["tests"])
+      if (t["inputs"]["x"] != 0) CHECK(t["inputs"]["x"] == 1);
+    CHECK(r.report["stats"]["divergences"] == 0);
+    // check never says verified after concretization.
+    cli::Options o = testgen("test", "exe", b);
+    o.command = "check";
+    o.solvingGiven = true;
+    Run c = command(*fig1, o);
+    CHECK(c.report["verdict"] == "unknown");
+  }
+}
+
+TEST_CASE("exe: the concretizer pins symbols from a solution of the path condition") {
+  Fixture f(kHash);
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    ExeConcretizer exe(*s, *f.ev);
+    SymState st;
+    st.pathCond = {f.bin(Op::Gt, f.x, f.num(5))};
+    auto ops =
+        exe.concretize(std::vector<ExprRef>{f.bin(Op::Add, f.x, f.num(1))}, f.em->trueExpr(), st);
+    REQUIRE(ops);
+    CHECK((*ops)[0] == f.num(7));  // x = 6, the least solution of x > 5
+    std::vector<ExprRef> pins = exe.takeConstraints();
+    REQUIRE(pins.size() == 1);
+    CHECK(pins[0] == f.em->mkEq(f.x, f.num(6)));
+    // Once pinned, the value is reused without asking the solver.
+    st.pathCond.push_back(pins[0]);
+    ops = exe.concretize(std::vector<ExprRef>{f.x}, f.em->trueExpr(), st);
+    CHECK((*ops)[0] == f.num(6));
+    CHECK(exe.takeConstraints().empty());
+    CHECK(exe.concretizations() == 2);
+  }
+}
+
+TEST_CASE("dart: concrete runs, negated branches, re-execution") {
+  auto linear = loadMixedText(R"(
+proc f(a: int, b: int) {
+  if (a > 0) { A: skip; } else { B: skip; }
+  if (b > 5) { C: skip; } else { D: skip; }
+}
+)");
+  auto partition = loadConformance("mixed_partition.tdm");
+  auto unsound = loadConformance("mixed_unsound.tdm");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    // Linear: one run per path, no restart, and the directed search is complete.
+    Run r = command(*linear, testgen("f", "dart", b));
+    CHECK(r.report["stats"]["tests"] == 4);
+    CHECK(r.report["stats"]["dart_runs"] == 4);
+    CHECK(r.report["stats"]["executions"] == 4);
+    CHECK(r.report["stats"]["dart_restarts"] == 0);
+    CHECK(r.report["uncovered_labels"].empty());
+    CHECK_FALSE(r.report.contains("reason"));
+    cli::Options o = testgen("f", "dart", b);
+    o.command = "check";
+    o.solvingGiven = true;
+    CHECK(command(*linear, o).report["verdict"] == "verified");
+    // hash(x) is replaced by its value on the run's x: y == hash(x) && y > 10 becomes
+    // y == 10 && y > 10 after x = 1, so S3 after S0 is never reached; the restarts are counted.
+    r = command(*partition, testgen("test", "dart", b));
+    CHECK(has(r.report["uncovered_labels"], "S3"));
+    CHECK(r.report["stats"]["dart_runs"].get<int>() > 1);
+    CHECK(r.report["stats"]["dart_restarts"] == 10);
+    CHECK(r.report["stats"]["divergences"] == 0);
+    // y == x*x negated with x*x concretized: the new run takes the same branch again.
+    r = command(*unsound, testgen("test", "dart", b));
+    CHECK(r.report["stats"]["dart_mispredictions"].get<int>() > 0);
+    CHECK(has(r.report["uncovered_labels"], "S0"));
+  }
+  // Reproducible: the seed fixes the random inputs.
+  Run a = command(*partition, testgen("test", "dart", smt::Backend::Z3));
+  Run c = command(*partition, testgen("test", "dart", smt::Backend::Cvc5));
+  CHECK(a.report["tests"] == c.report["tests"]);
+  cli::Options o = testgen("test", "dart", smt::Backend::Z3);
+  o.seed = 7;
+  Run d = command(*partition, o);
+  CHECK(d.report["tests"] != a.report["tests"]);
+}
+
+TEST_CASE("mixed: check --entry stays classic unless --solving is given") {
+  auto p = loadConformance("mixed_unsound.tdm");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    cli::Options o = testgen("test", "mixed", b);
+    o.command = "check";
+    Run r = command(*p, o);
+    CHECK(r.report["solving"] == "classic");
+    o.solvingGiven = true;
+    r = command(*p, o);
+    CHECK(r.report["solving"] == "mixed");
+    // The undecided path could hide an error: never `verified`.
+    CHECK(r.report["verdict"] == "unknown");
+    CHECK(r.exit == 4);
+    CHECK(r.report["stats"]["undecided"] == 1);
+  }
+}
