@@ -2,31 +2,72 @@
 
 namespace tandem::fabricate {
 
-exec::Value modelValue(const symbolic::SymValue& v, TypeRef t, const smt::Model& m) {
-  switch (v.kind) {
-    case symbolic::SymValue::Kind::Ref:
-      return v.addr ? exec::Value::ref(*v.addr) : exec::Value::null();
-    case symbolic::SymValue::Kind::Array: {
-      std::vector<exec::Value> xs;
-      for (const auto& x : *v.elems) xs.push_back(modelValue(x, t ? t->elem : nullptr, m));
-      return exec::Value::array(std::move(xs));
-    }
-    case symbolic::SymValue::Kind::Scalar:
-      break;
-  }
-  TypeRef type = t ? t : v.expr->type;
-  BigInt x = m.evalInt(v.expr).value_or(BigInt(0));
+namespace {
+
+BigInt intIn(const smt::Model& m, ExprRef e) { return m.evalInt(e).value_or(BigInt(0)); }
+
+exec::Value scalarValue(TypeRef type, const BigInt& x) {
   if (type->kind == TypeKind::Bool) return exec::Value::boolean(x.sign() != 0);
   if (type->kind == TypeKind::Enum)
     return exec::Value::enumMember(type, static_cast<uint32_t>(x.toInt64().value_or(0)));
   return exec::integralValue(type, x);
 }
 
-exec::State concretize(const ir::Program& p, const abstraction::SymConfig& c, const smt::Model& m,
-                       exec::State shape) {
+}  // namespace
+
+exec::Value modelValue(const symbolic::SymValue& v, TypeRef t, const smt::Model& m) {
+  switch (v.kind) {
+    case symbolic::SymValue::Kind::Ref: {
+      if (!v.addr) return exec::Value::null();
+      const symbolic::SymAddress& a = *v.addr;
+      exec::Address out{a.base, 0, a.frame,
+                        a.base == exec::AddressBase::Field ? a.object : exec::ObjectId{0},
+                        a.slot, {}};
+      for (ExprRef i : a.path)
+        out.path.push_back(static_cast<uint64_t>(intIn(m, i).toInt64().value_or(0)));
+      return exec::Value::ref(std::move(out));
+    }
+    case symbolic::SymValue::Kind::Object:
+      return exec::Value::object(v.object);
+    case symbolic::SymValue::Kind::Array: {
+      std::vector<exec::Value> xs;
+      TypeRef elem = t ? t->elem : nullptr;
+      if (v.elems) {
+        for (const auto& x : *v.elems) xs.push_back(modelValue(x, elem, m));
+        return exec::Value::array(std::move(xs));
+      }
+      // A symbolic array: its length and elements in the model (small lengths: fabricated states
+      // are meant to be executed).
+      const int64_t n = intIn(m, v.length).toInt64().value_or(0);
+      if (n < 0 || n > (int64_t{1} << 16))
+        throw symbolic::NotImplemented("a fabricated array of length " + std::to_string(n));
+      auto arr = m.evalArray(v.expr);
+      for (int64_t i = 0; i < n; ++i)
+        xs.push_back(scalarValue(elem, arr ? arr->at(BigInt(i)) : BigInt(0)));
+      return exec::Value::array(std::move(xs));
+    }
+    case symbolic::SymValue::Kind::Scalar:
+      break;
+  }
+  return scalarValue(t ? t : v.expr->type, intIn(m, v.expr));
+}
+
+exec::State concretize(const ir::Program& p, const abstraction::SymConfig& c,
+                       const smt::Model& m, exec::State shape) {
   for (ir::VarId id : p.globals) {
     const ir::Variable& v = p.vars[id];
     shape.globals[v.slot] = modelValue(c.st.globals[v.slot], v.type, m);
+  }
+  shape.heap.clear();
+  for (const symbolic::SymObject& o : c.st.heap) {
+    exec::HeapObject obj{o.classIndex, {}};
+    const ir::ClassInfo& cls = p.classes[o.classIndex];
+    obj.fields.resize(o.fields.size());
+    for (ir::VarId id : cls.fields) {
+      const ir::Variable& v = p.vars[id];
+      if (v.slot < o.fields.size()) obj.fields[v.slot] = modelValue(o.fields[v.slot], v.type, m);
+    }
+    shape.heap.push_back(std::move(obj));
   }
   if (p.isClosed()) {
     for (size_t t = 0; t < c.pcs.size() && t < shape.threads.size(); ++t)
@@ -42,6 +83,7 @@ exec::State concretize(const ir::Program& p, const abstraction::SymConfig& c, co
     exec::Frame& cf = frames.back();
     cf.cfa = f.cfa;
     cf.pc = f.pc;
+    cf.self = f.self;
     cf.callEdge = d == 0 ? ir::kNone : f.callEdge;
     cf.locals.resize(f.locals.size());
     for (ir::VarId id : p.cfas[f.cfa].locals) {

@@ -54,16 +54,15 @@ ir::LocId& FragmentBuilder::pcOf(SymConfig& c, size_t t) const {
 }
 
 SymValue FragmentBuilder::freshValue(TypeRef t, const std::string& name) const {
-  ExprManager& em = *p_.exprs;
-  if (t->isIntegral() || t->kind == TypeKind::Bool || t->kind == TypeKind::Enum)
-    return SymValue::scalar(em.freshSymbol(name, t));
-  if (t->isFixedArray()) {
+  if (t->isFixedArray() && !(t->elem->isIntegral() || t->elem->kind == TypeKind::Bool ||
+                             t->elem->kind == TypeKind::Enum)) {
     std::vector<SymValue> xs;
     for (int64_t i = 0; i < t->length; ++i)
       xs.push_back(freshValue(t->elem, name + "[" + std::to_string(i) + "]"));
     return SymValue::array(std::move(xs));
   }
-  throw NotImplemented("fabricating values of type " + typeToString(t));
+  ExprRef symbol = nullptr;
+  return sev_.freshInput(t, name, symbol);  // scalars, arrays of scalars (symbolic length)
 }
 
 std::vector<SymValue> FragmentBuilder::refCandidates(TypeRef refType,
@@ -83,11 +82,14 @@ std::vector<SymValue> FragmentBuilder::refCandidates(TypeRef refType,
       if (var.scope == ir::VarScope::Global)
         globalsTaken.insert(v);
       else if (var.scope == ir::VarScope::Local && var.owner == cfa)
-        out.push_back(SymValue::ref(exec::Address::local(0, static_cast<uint32_t>(d), var.slot)));
+        out.push_back(SymValue::ref(symbolic::SymAddress{exec::AddressBase::Local,
+                                                       static_cast<uint32_t>(d), exec::kNoObject,
+                                                       var.slot, {}}));
     }
   }
   for (ir::VarId v : globalsTaken)
-    out.push_back(SymValue::ref(exec::Address::global(p_.vars[v].slot)));
+    out.push_back(SymValue::ref(symbolic::SymAddress{exec::AddressBase::Global, 0,
+                                                     exec::kNoObject, p_.vars[v].slot, {}}));
   return out;
 }
 
@@ -117,7 +119,7 @@ std::vector<SymConfig> FragmentBuilder::prestates(const std::vector<ir::LocId>& 
       if (callEdge == ir::kNone) throw NotImplemented("a call stack without its call edge");
     }
     if (p_.cfas[cfa].usesOld) throw NotImplemented("fabricating states of code that uses old()");
-    symbolic::SymFrame f{cfa, pcs[depth], {}, callEdge, nullptr};
+    symbolic::SymFrame f{cfa, pcs[depth], {}, callEdge, exec::kNoObject, nullptr};
     for (ir::VarId id : p_.cfas[cfa].locals) {
       const ir::Variable& v = p_.vars[id];
       if (v.slot >= f.locals.size()) f.locals.resize(v.slot + 1);
@@ -165,7 +167,7 @@ SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& 
     }
   } else {
     const ir::Cfa& cfa = p_.cfas[entry];
-    symbolic::SymFrame f{entry, cfa.entry, {}, ir::kNone, nullptr};
+    symbolic::SymFrame f{entry, cfa.entry, {}, ir::kNone, exec::kNoObject, nullptr};
     for (ir::VarId id : cfa.locals) {
       const ir::Variable& v = p_.vars[id];
       if (v.slot >= f.locals.size()) f.locals.resize(v.slot + 1);
@@ -195,7 +197,8 @@ void FragmentBuilder::selectFrame(SymConfig& c, size_t t) const {
     return;
   }
   c.st.frames.clear();
-  c.st.frames.push_back(symbolic::SymFrame{threadCfa_[t], c.pcs[t], {}, ir::kNone, nullptr});
+  c.st.frames.push_back(
+      symbolic::SymFrame{threadCfa_[t], c.pcs[t], {}, ir::kNone, exec::kNoObject, nullptr});
 }
 
 bool FragmentBuilder::oblige(Branch& b, const std::vector<symbolic::Obligation>& obls,
@@ -307,7 +310,7 @@ void FragmentBuilder::step(const Branch& b, size_t t, ir::EdgeId id, std::vector
       std::vector<SymValue> args;
       for (ExprRef a : edge.args) args.push_back(sev_.eval(a, n.c.st, obls));
       if (!oblige(n, obls, id, ends)) return;
-      symbolic::SymFrame f{edge.callee, callee.entry, {}, id, nullptr};
+      symbolic::SymFrame f{edge.callee, callee.entry, {}, id, exec::kNoObject, nullptr};
       for (ir::VarId v : callee.locals) {
         const ir::Variable& var = p_.vars[v];
         if (var.slot >= f.locals.size()) f.locals.resize(var.slot + 1);

@@ -59,11 +59,8 @@ int runCheckCommand(const Options& o, const ir::Program& p, Io io) {
   search::GenericOptions go;
   go.tracked = *tracked;
   bool testsOnly = false;
-  if (!o.cls.empty()) {
-    io.err << "tandem: error: 'check --class' needs symbolic method arguments, which are not "
-              "implemented yet\n";
-    return 2;
-  }
+  // The class analysis runs `init` and the methods on symbolic arguments.
+  if (!o.cls.empty()) return runSymbolicCheck(o, p, io);
   if (!o.entry.empty()) {
     go.entry = p.findCfaId(o.entry, ir::CfaKind::Proc);
     if (go.entry == ir::kNone) {

@@ -1,11 +1,15 @@
-// `tandem check --entry P` on an open system with inputs: symbolic execution (mc/symbolic). An
-// error is reported only once its inputs replay to it in the reference evaluator; `verified`
-// only when every path ended, no bound cut one and the solver never answered unknown.
+// `tandem check --entry P` on an open system with inputs, and `tandem check --class C` (the
+// class analysis: init, then sequences of method calls with symbolic arguments): symbolic
+// execution (mc/symbolic). An error is reported only once its inputs replay to it in the reference
+// evaluator; `verified` only when every path ended, no bound cut one (--max-calls included) and
+// the solver never answered unknown.
+#include <algorithm>
 #include <ostream>
 
 #include "mc/cli/check_setup.h"
 #include "mc/cli/symbolic_commands.h"
 #include "mc/cli/trace_format.h"
+#include "mc/search/explorer.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 
@@ -18,10 +22,29 @@ std::optional<symbolic::ExploreOptions> exploreOptions(const Options& o, const i
   auto tracked = trackedKinds(o, err);
   if (!tracked) return std::nullopt;
   symbolic::ExploreOptions eo;
-  eo.entry = p.findCfaId(o.entry, ir::CfaKind::Proc);
-  if (o.entry.empty() || eo.entry == ir::kNone) {
-    err << "tandem: error: no procedure '" << o.entry << "' in " << o.file << "\n";
-    return std::nullopt;
+  if (!o.cls.empty()) {
+    if (!o.entry.empty()) {
+      err << "tandem: error: --entry and --class exclude each other: give one of them\n";
+      return std::nullopt;
+    }
+    auto it = std::find_if(p.classes.begin(), p.classes.end(),
+                           [&](const ir::ClassInfo& c) { return c.name == o.cls; });
+    if (it == p.classes.end()) {
+      err << "tandem: error: no class '" << o.cls << "' in " << o.file << "\n";
+      return std::nullopt;
+    }
+    if (o.inputs == "tests") {
+      err << "tandem: error: --inputs tests applies to --entry only\n";
+      return std::nullopt;
+    }
+    eo.entry = it->init;
+    eo.maxCalls = o.maxCalls;
+  } else {
+    eo.entry = p.findCfaId(o.entry, ir::CfaKind::Proc);
+    if (o.entry.empty() || eo.entry == ir::kNone) {
+      err << "tandem: error: no procedure '" << o.entry << "' in " << o.file << "\n";
+      return std::nullopt;
+    }
   }
   if (p.isClosed() || !p.invariants.empty() || !o.invariants.empty()) {
     err << "tandem: error: symbolic execution of closed systems and of invariants is not "
@@ -47,6 +70,8 @@ std::optional<symbolic::ExploreOptions> exploreOptions(const Options& o, const i
   eo.maxDepth = o.maxDepth;
   eo.maxStates = o.maxStates;
   eo.timeoutSeconds = o.timeout;
+  eo.memoryLimitMb = o.memoryLimitMb;
+  eo.progress = o.quiet ? nullptr : &err;
   return eo;
 }
 
@@ -70,13 +95,28 @@ std::unique_ptr<smt::Solver> makeSolver(const Options& o, const ir::Program& p, 
   }
 }
 
-std::vector<TraceStep> replayTrace(const ir::Program& p, const symbolic::Replay& r,
+std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec::Value>& args) {
+  const ir::Cfa& c = p.cfas[cfa];
+  std::string name = c.kind == ir::CfaKind::ClassInit ? p.classes[c.classIndex].name : c.name;
+  if (c.kind == ir::CfaKind::Method) name = name.substr(name.rfind('.') + 1);
+  std::string out = name + "(";
+  for (size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i].toString();
+  return out + ")";
+}
+
+std::vector<TraceStep> replayTrace(const ir::Program& p, ir::CfaId entry, const symbolic::Replay& r,
                                    const symbolic::PathEnd& end) {
+  const bool classAnalysis = p.cfas[entry].kind == ir::CfaKind::ClassInit;
   std::vector<TraceStep> steps;
   for (size_t i = 0; i < end.path.size() && i < r.states.size(); ++i) {
-    const exec::State& before = r.states[i];
+    const exec::State& before = r.before(i);
     TraceStep ts;
     ts.step = i;
+    if (classAnalysis) {  // the call this step belongs to
+      ts.process = callText(p, entry, end.args);
+      for (const symbolic::CallInputs& c : end.calls)
+        if (c.pathStart <= i) ts.process = callText(p, c.method, c.args);
+    }
     ts.label = p.locName(before.threads[0].top().pc);
     ts.statement = p.edges[end.path[i]].text;
     const exec::State& after = i + 1 < r.states.size() ? r.states[i + 1] : before;
@@ -89,16 +129,36 @@ std::vector<TraceStep> replayTrace(const ir::Program& p, const symbolic::Replay&
   return steps;
 }
 
+nlohmann::json valueJson(const exec::Value& v) {
+  if (v.isIntegral() && v.toBigInt().toInt64()) return *v.toBigInt().toInt64();
+  if (v.kind() == exec::ValueKind::Bool) return v.asBool();
+  if (v.kind() == exec::ValueKind::Array) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const exec::Value& x : v.elements()) a.push_back(valueJson(x));
+    return a;
+  }
+  return v.toString();
+}
+
+nlohmann::json callsJson(const ir::Program& p, ir::CfaId entry, const symbolic::PathEnd& end) {
+  nlohmann::json calls = nlohmann::json::array();
+  auto add = [&](ir::CfaId cfa, const std::vector<exec::Value>& args) {
+    const ir::Cfa& c = p.cfas[cfa];
+    nlohmann::json named = nlohmann::json::object();
+    for (size_t i = 0; i < args.size() && i < c.params.size(); ++i)
+      named[p.vars[c.params[i]].name] = valueJson(args[i]);
+    const std::string method =
+        c.kind == ir::CfaKind::ClassInit ? "init" : c.name.substr(c.name.rfind('.') + 1);
+    calls.push_back({{"method", method}, {"call", callText(p, cfa, args)}, {"args", named}});
+  };
+  add(entry, end.args);
+  for (const symbolic::CallInputs& c : end.calls) add(c.method, c.args);
+  return calls;
+}
+
 nlohmann::json inputsJson(const symbolic::PathEnd& end) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& [name, v] : end.inputs) {
-    if (v.isIntegral() && v.toBigInt().toInt64())
-      j[name] = *v.toBigInt().toInt64();
-    else if (v.kind() == exec::ValueKind::Bool)
-      j[name] = v.asBool();
-    else
-      j[name] = v.toString();
-  }
+  for (const auto& [name, v] : end.inputs) j[name] = valueJson(v);
   return j;
 }
 
@@ -133,6 +193,13 @@ std::unique_ptr<Run> explore(const Options& o, const ir::Program& p, bool stopAt
   if (!eo) return nullptr;
   run->options = *eo;
   run->options.stopAtError = stopAtError;
+  const ir::Cfa& entry = p.cfas[eo->entry];
+  const bool unbounded = entry.kind == ir::CfaKind::ClassInit && !o.maxCalls && !o.timeout &&
+                         !o.maxStates && !o.maxDepth && !o.memoryLimitMb &&
+                         !p.classes[entry.classIndex].methods.empty();
+  if (unbounded && !o.quiet)
+    err << "tandem: note: no --max-calls: the number of method calls is unbounded; the search "
+           "stops at an error or a bound (--timeout, --max-states, --max-depth)\n";
   if (!loadNativePlugins(o, run->natives, err) || !checkNatives(p, run->natives, err))
     return nullptr;
   run->solver = makeSolver(o, p, err);
@@ -175,7 +242,12 @@ int runSymbolicCheck(const Options& o, const ir::Program& p, Io io) {
       symbolic::Replay rp = symbolic::replayPath(ev, eo->entry, end);
       if (!rp.followed) {
         rep.verdict = Verdict::Unknown;
-        if (end.usesUninterpreted) {
+        if (end.exceedsLimits) {
+          rep.reason =
+              "the error path needs an array longer than the reference evaluator's "
+              "limit, so its counterexample cannot be replayed (" +
+              rp.problem + ")";
+        } else if (end.usesUninterpreted) {
           rep.reason =
               "the error path depends on calls treated as uninterpreted functions and "
               "its inputs do not reach it concretely (" +
@@ -193,10 +265,11 @@ int runSymbolicCheck(const Options& o, const ir::Program& p, Io io) {
       e.kind = ir::errorKindName(rp.error->kind);
       e.message = rp.error->message;
       e.line = rp.error->loc.line;
-      e.trace = symbolic_cli::replayTrace(p, rp, end);
-      e.label = p.locName(rp.states.back().threads[0].top().pc);
+      e.trace = symbolic_cli::replayTrace(p, eo->entry, rp, end);
+      e.label = p.locName(rp.errorLoc);
       rep.error = std::move(e);
       rep.extra["inputs"] = symbolic_cli::inputsJson(end);
+      if (!o.cls.empty()) rep.extra["calls"] = symbolic_cli::callsJson(p, eo->entry, end);
       break;
     }
   }
@@ -206,6 +279,14 @@ int runSymbolicCheck(const Options& o, const ir::Program& p, Io io) {
   rep.stats["solver_queries"] = r.solverQueries;
   rep.stats["time_s"] = r.seconds;
   symbolic_cli::addSolvingStats(rep.stats, r);
+  rep.stats["peak_rss_mb"] = search::peakRssMb();
+  if (!o.cls.empty()) {
+    rep.stats["calls"] = r.maxCalls;
+    rep.stats["completed_calls"] = r.completedCalls;
+    rep.stats["call_bound_cuts"] = r.callCuts;
+    rep.extra["class"] = o.cls;
+    rep.extra["max_calls"] = o.maxCalls ? nlohmann::json(*o.maxCalls) : nlohmann::json(nullptr);
+  }
   rep.extra["search"] = o.search;
   symbolic_cli::addSolvingKeys(rep.extra, *eo);
   rep.extra["engine"] = "symbolic";
@@ -222,6 +303,15 @@ int runSymbolicCheck(const Options& o, const ir::Program& p, Io io) {
     if (rep.error->line) io.out << " (line " << rep.error->line << ")";
     if (!rep.error->message.empty()) io.out << ": " << rep.error->message;
     io.out << "\ninputs: " << rep.extra["inputs"].dump() << "\n";
+    if (rep.extra.contains("calls")) {
+      io.out << "calls:";
+      std::string sep = " ";
+      for (const auto& c : rep.extra["calls"]) {
+        io.out << sep << c["call"].get<std::string>();
+        sep = "; ";
+      }
+      io.out << "\n";
+    }
     if (o.trace)
       printTrace(io.out, rep.error->trace);
     else

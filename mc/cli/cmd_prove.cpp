@@ -153,7 +153,7 @@ std::optional<ErrorInfo> triage(const Options& o, const ir::Program& p, exec::Ev
       continue;
     symbolic::Replay rp = symbolic::replayPath(ev, po.entry, end);
     if (!rp.followed || !rp.error) continue;
-    std::vector<TraceStep> steps = symbolic_cli::replayTrace(p, rp, end);
+    std::vector<TraceStep> steps = symbolic_cli::replayTrace(p, po.entry, rp, end);
     std::string label = p.locName(p.edges[end.path.back()].from);
     ErrorInfo info = errorInfo(p, *end.error, std::move(steps), label);
     return info;

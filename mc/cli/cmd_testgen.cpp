@@ -46,6 +46,11 @@ const char* unsupportedOption(const Options& o) {
 }  // namespace
 
 int runTestgenCommand(const Options& o, const ir::Program& p, Io io) {
+  if (!o.cls.empty()) {
+    io.err << "tandem: error: testgen --class is not implemented yet (use check --class, or "
+              "testgen --entry P)\n";
+    return 2;
+  }
   if (const char* what = unsupportedOption(o)) {
     io.err << "tandem: error: testgen " << what << " is not implemented yet\n";
     return 2;
@@ -83,8 +88,8 @@ int runTestgenCommand(const Options& o, const ir::Program& p, Io io) {
         e.kind = ir::errorKindName(rp.error->kind);
         e.message = rp.error->message;
         e.line = rp.error->loc.line;
-        e.trace = symbolic_cli::replayTrace(p, rp, end);
-        e.label = p.locName(rp.states.back().threads[0].top().pc);
+        e.trace = symbolic_cli::replayTrace(p, eo->entry, rp, end);
+        e.label = p.locName(rp.errorLoc);
         rep.error = std::move(e);
       }
       ++failing;

@@ -40,7 +40,7 @@ po::options_description describe(Options& o) {
     ("list-commands", "print the implemented commands, one per line")
     ("entry", po::value(&o.entry), "entry procedure of an open system")
     ("class", po::value(&o.cls), "analyse class C (class invariants)")
-    ("max-calls", po::value(&o.maxCalls)->default_value(o.maxCalls), "method calls after init (check --class)")
+    ("max-calls", po::value<uint64_t>(), "check --class: bound on the method calls after init (default: unbounded)")
     ("args", po::value<std::vector<std::string>>()->multitoken(), "run: entry arguments a,b,...")
     ("inputs", po::value(&o.inputs)->default_value(o.inputs), "check --entry: symbolic|tests (only the `test` inputs)")
     ("steps", po::value(&o.steps)->default_value(o.steps), "run: steps of a closed system")
@@ -150,6 +150,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   o.solvingGiven = vm.count("solving") && !vm["solving"].defaulted();
   if (vm.count("max-depth")) o.maxDepth = vm["max-depth"].as<uint64_t>();
   if (vm.count("max-states")) o.maxStates = vm["max-states"].as<uint64_t>();
+  if (vm.count("max-calls")) o.maxCalls = vm["max-calls"].as<uint64_t>();
   if (vm.count("timeout")) o.timeout = vm["timeout"].as<double>();
   if (vm.count("memory-limit")) o.memoryLimitMb = vm["memory-limit"].as<uint64_t>();
   if (vm.count("args")) o.args = splitCommas(vm["args"].as<std::vector<std::string>>());

@@ -15,10 +15,10 @@ struct Options {
   // Entry points.
   std::string entry;
   std::string cls;
-  uint64_t maxCalls = 3;
-  std::vector<std::string> args;    // --args a,b (run)
-  uint64_t steps = 1000;            // --steps (run of a closed system)
-  std::string inputs = "symbolic";  // check --entry: symbolic|tests
+  std::optional<uint64_t> maxCalls;  // check --class: none means unbounded
+  std::vector<std::string> args;     // --args a,b (run)
+  uint64_t steps = 1000;             // --steps (run of a closed system)
+  std::string inputs = "symbolic";   // check --entry: symbolic|tests
 
   // Search and bounds.
   std::string search = "dfs";

@@ -1,10 +1,11 @@
 // The commands that run the symbolic executor (mc/symbolic): `check --entry P` on an open system
-// with inputs, and `testgen --entry P`.
+// with inputs, `check --class C`, and `testgen --entry P`.
 #pragma once
 
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -30,14 +31,20 @@ std::optional<symbolic::ExploreOptions> exploreOptions(const Options& o, const i
 // The solver chain of --solver, --solver-timeout-ms, --smt-log, --solver-cross-check; null after
 // printing an error.
 std::unique_ptr<smt::Solver> makeSolver(const Options& o, const ir::Program& p, std::ostream& err);
-// Report trace steps of a concrete replay (the error step last, with the state before it).
-std::vector<TraceStep> replayTrace(const ir::Program& p, const symbolic::Replay& r,
+// Report trace steps of a concrete replay (the error step last, with the state before it). In
+// the class analysis each step's `process` is the call it belongs to, e.g. `push(3)`.
+std::vector<TraceStep> replayTrace(const ir::Program& p, ir::CfaId entry, const symbolic::Replay& r,
                                    const symbolic::PathEnd& end);
+// `C(1, 2)` for a class initialiser, `m(3)` for a method, `f(4)` for a procedure.
+std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec::Value>& args);
+nlohmann::json valueJson(const exec::Value& v);  // numbers, booleans, lists, else text
 nlohmann::json inputsJson(const symbolic::PathEnd& end);
 // The counters of the solving mode (undecided, concretizations, ...) and solver_unknown.
 void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r);
 // `solving` (and for mixed `heuristic`, `max_tries`) in the report.
 void addSolvingKeys(nlohmann::json& extra, const symbolic::ExploreOptions& eo);
+// The class analysis: the initialiser's call, then each method call, with named arguments.
+nlohmann::json callsJson(const ir::Program& p, ir::CfaId entry, const symbolic::PathEnd& end);
 
 // One symbolic exploration with everything it needs (natives with plugins, evaluator, solver),
 // which the report code uses afterwards (replays run on `ev`).

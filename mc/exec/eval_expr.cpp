@@ -113,6 +113,7 @@ Result<Value> Evaluator::evalIn(const Ctx& c, ExprRef e) const {
     case Op::Len:
     case Op::ArrayLit:
     case Op::NewArray:
+    case Op::Store:
       return evalArrayOp(c, e);
 
     case Op::Field: {
@@ -223,6 +224,23 @@ Result<Value> Evaluator::evalArrayOp(const Ctx& c, ExprRef e) const {
                                            std::to_string(limits_.maxArrayLength) + " elements");
       TypeRef elem = e->type && e->type->kind == TypeKind::Array ? e->type->elem : e->type;
       return Value::array(std::vector<Value>(static_cast<size_t>(len.small()), defaultValue(elem)));
+    }
+    case Op::Store: {  // made by symbolic execution only; a functional update
+      auto a = evalIn(c, e->kid(0));
+      if (!a) return a;
+      auto i = evalIn(c, e->kid(1));
+      if (!i) return i;
+      auto v = evalIn(c, e->kid(2));
+      if (!v) return v;
+      if (a.value().kind() != ValueKind::Array || !i.value().isIntegral())
+        return internalError("store into a non-array or with a non-integer index");
+      const BigInt idx = i.value().toBigInt();
+      const size_t n = a.value().length();
+      if (idx.sign() < 0 || idx >= BigInt(static_cast<uint64_t>(n))) return outOfBounds(idx, n);
+      Value out = a.value();
+      TypeRef elem = e->type && e->type->kind == TypeKind::Array ? e->type->elem : nullptr;
+      out.mutableAt(static_cast<size_t>(idx.small())) = coerceIntegral(v.value(), elem);
+      return out;
     }
     default:
       return internalError(std::string("array operator ") + opName(e->op));

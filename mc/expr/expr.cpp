@@ -77,6 +77,8 @@ const char* opName(Op op) {
       return "array";
     case Op::NewArray:
       return "new";
+    case Op::Store:
+      return "store";
     case Op::Field:
       return "field";
     case Op::Deref:

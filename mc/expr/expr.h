@@ -55,6 +55,7 @@ enum class Op : uint8_t {
   Len,       // len(kids[0])
   ArrayLit,  // [kids...]
   NewArray,  // new elem[kids[0]]: zero-filled
+  Store,     // kids[0] with element kids[1] replaced by kids[2] (same length; symbolic execution)
   Field,     // kids[0].field  (payload = field index)
   Deref,     // *kids[0]
   AddrOf,    // &lvalue (kids[0] is an lvalue expression)

@@ -126,6 +126,8 @@ class Printer {
       case Op::NewArray:
         return "new " + typeToString(e->type ? e->type->elem : nullptr) + "[" + print(e->kid(0)) +
                "]";
+      case Op::Store:
+        return print(e->kid(0), 10) + "[" + print(e->kid(1)) + " := " + print(e->kid(2)) + "]";
       case Op::Field: {
         const Type* ct = e->kid(0)->type;
         std::string f = ct && e->payload < ct->fields.size() ? ct->fields[e->payload].first : "?";

@@ -25,14 +25,14 @@ uint64_t peakRssMb() {
   return 0;
 }
 
-namespace {
-
 uint64_t currentRssMb() {
   std::ifstream in("/proc/self/statm");
   uint64_t pages = 0, rss = 0;
   in >> pages >> rss;
   return rss * 4096 / (1024 * 1024);
 }
+
+namespace {
 
 // Inserts successors into the store, and remembers the first error and the first reason for
 // incompleteness. The successors of one state are hashed and their table slots prefetched as they

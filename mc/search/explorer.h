@@ -56,5 +56,7 @@ class Explorer {
 
 // Peak resident set size of this process, in MB (from /proc/self/status).
 uint64_t peakRssMb();
+// Current resident set size of this process, in MB (from /proc/self/statm).
+uint64_t currentRssMb();
 
 }  // namespace tandem::search

@@ -13,7 +13,8 @@
 //   other factor, cheaper than a 2w-bit multiplier); on `int` they are true.
 //   Arrays: a pair (Array Int T, Int length); a leaf of type T[] gets an array constant and a
 //   length constant with length >= 0, a leaf of type T[N] the length N. Array literals and `new`
-//   are stores over a zero-filled constant array. Array equality is equality of lengths and of
+//   are stores over a zero-filled constant array; Store(a, i, v) is an SMT store with a's length.
+//   Array equality is equality of lengths and of
 //   the elements below the length: expanded element by element when either side has a fixed
 //   length (up to kMaxExpandedArrayEquality), else a quantifier over the index.
 //   Calls -> uninterpreted functions over the argument sorts, one per callee and signature.
@@ -212,6 +213,12 @@ class Encoder {
         TypeRef elem = e->type->elem;
         Term fill = constant(BigInt(0), numClassOf(elem));
         return {b_.constArray(*scalarSortOf(elem), fill), as(e->kid(0), kIntClass)};
+      }
+      case Op::Store: {
+        const Value& arr = cache_.at(e->kid(0));
+        Term t = b_.op(SmtOp::Store, {arr.term, as(e->kid(1), kIntClass),
+                                      as(e->kid(2), numClassOf(e->type->elem))});
+        return {t, arr.length};
       }
       case Op::Call:
         return call(e);

@@ -20,7 +20,13 @@ class Minimizer {
   // Pins `t` to its least value (asserting in the current scope); `model_` stays a model of the
   // assertions and of every pin so far.
   void pin(ExprRef t) {
-    if (t->type->kind == TypeKind::Array) t = em_.mk(Op::Len, em_.types().intType(), {t});
+    if (t->type->kind == TypeKind::Array) {
+      pin(em_.mk(Op::Len, em_.types().intType(), {t}));
+      const BigInt n = value(em_.mk(Op::Len, em_.types().intType(), {t}));
+      for (int64_t i = 0; BigInt(i) < n && i < kMaxPinnedElements; ++i)
+        pin(em_.mk(Op::Select, t->type->elem, {t, em_.intConst(BigInt(i))}));
+      return;
+    }
     if (t->type->kind == TypeKind::Bool) {
       const bool holds = value(t).sign() != 0;
       s_.add(holds && !trySat(em_.mkNot(t)) ? t : em_.mkNot(t));

@@ -1,7 +1,8 @@
 // Small, stable models. The symbolic executor shows models to users and replays them under both
 // back ends, so it wants the same small values whichever solver answered: each term, in the
 // given order, is pinned to its value of least absolute value (ties: the non-negative one; bools:
-// false first; enums: the first member; arrays: the shortest length), found by bounded search
+// false first; enums: the first member; arrays: the shortest length, then the elements below it
+// in order, up to kMaxPinnedElements of them), found by bounded search
 // with |t| <= 0, 1, 2, 4, ... and bisection, in push/pop scopes. Given definite answers the
 // result is unique, hence the same under every back end.
 #pragma once
@@ -15,6 +16,8 @@
 #include "mc/smt/solver.h"
 
 namespace tandem::smt {
+
+inline constexpr int64_t kMaxPinnedElements = 64;
 
 struct MinimizedModel {
   CheckResult result;          // of the solver's assertions

@@ -212,6 +212,15 @@ class Evaluator {
         a->length = *n;
         return ModelValue{BigInt(0), a};
       }
+      case Op::Store: {
+        const Val& a = memo_.at(e->kid(0));
+        auto i = scalar(e->kid(1), kIntClass);
+        auto v = scalar(e->kid(2), numClassOf(e->type->elem));
+        if (!a || !a->isArray() || !i || !v) return std::nullopt;
+        auto out = std::make_shared<ArrayValue>(*a->array);
+        out->elements[*i] = *v;
+        return ModelValue{BigInt(0), out};
+      }
       case Op::Call: {
         std::vector<BigInt> args;
         for (ExprRef k : e->kids) {

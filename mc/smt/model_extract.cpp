@@ -31,6 +31,12 @@ std::vector<ExprRef> postOrder(std::span<const ExprRef> roots) {
   return out;
 }
 
+// The array below a chain of stores.
+ExprRef storeBase(ExprRef a) {
+  while (a->op == Op::Store) a = a->kid(0);
+  return a;
+}
+
 void extractLeaf(ExprRef e, ModelSource& source, Model& m) {
   if (e->type->kind != TypeKind::Array) {
     if (auto v = source.scalar(e)) m.setScalar(LeafKey::of(e), *v);
@@ -58,11 +64,13 @@ Model extractModel(std::span<const ExprRef> formulas, ModelSource& source) {
   for (ExprRef e : postOrder(formulas)) {
     if (isLeaf(e)) {
       extractLeaf(e, source, m);
-    } else if (e->op == Op::Select && isLeaf(e->kid(0))) {
-      const LeafKey key = LeafKey::of(e->kid(0));
+    } else if (e->op == Op::Select && isLeaf(storeBase(e->kid(0)))) {
+      // A select through stores reads the leaf where no store covers the index.
+      ExprRef leaf = storeBase(e->kid(0));
+      const LeafKey key = LeafKey::of(leaf);
       auto index = m.evalInt(e->kid(1));
       if (!index || !m.array(key)) continue;
-      auto v = source.scalar(e);
+      auto v = leaf == e->kid(0) ? source.scalar(e) : source.element(leaf, *index);
       if (v) m.setElement(key, *index, *v);
     } else if (e->op == Op::Call) {
       std::vector<BigInt> args;

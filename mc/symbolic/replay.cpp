@@ -13,22 +13,72 @@ void addLabels(const ir::Program& p, const exec::State& s, std::vector<std::stri
         if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
 }
 
+bool sameError(const exec::ExecError& got, const PathEnd& end) {
+  return end.error && !got.limit && got.kind == end.error->kind;
+}
+
 }  // namespace
+
+const exec::State& Replay::before(size_t i) const {
+  for (auto it = callStarts.rbegin(); it != callStarts.rend(); ++it)
+    if (it->first == i) return it->second;
+  return states[i];
+}
 
 Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end) {
   const ir::Program& p = ev.program();
+  const ir::Cfa& cfa = p.cfas[entry];
   Replay r;
   exec::ScriptedChooser chooser(end.script);
-  auto st = ev.makeEntryState(entry, end.args, chooser);
+  auto st = cfa.kind == ir::CfaKind::ClassInit
+                ? ev.makeClassInitState(cfa.classIndex, end.args, chooser)
+                : ev.makeEntryState(entry, end.args, chooser);
   if (!st) {
+    if (end.errorAtEntry && end.path.empty() && end.calls.empty() && sameError(st.error(), end)) {
+      r.error = st.error();
+      if (!r.error->loc.valid()) r.error->loc = p.locs[cfa.entry].loc;
+      r.errorLoc = cfa.entry;
+      r.followed = true;
+      return r;
+    }
     r.problem = "the entry state cannot be built: " + st.error().message;
     return r;
   }
   r.states.push_back(std::move(st).value());
   addLabels(p, r.states.back(), r.labels);
-  for (size_t i = 0; i < end.path.size(); ++i) {
+  const exec::ObjectId self = r.states[0].threads[0].frames[0].self;
+  size_t nextCall = 0;
+  for (size_t i = 0; i <= end.path.size(); ++i) {
+    // The method calls that start here, each once the previous one has returned.
+    while (nextCall < end.calls.size() && end.calls[nextCall].pathStart == i) {
+      const CallInputs& call = end.calls[nextCall++];
+      exec::State s = r.before(i);
+      const std::string name = p.cfas[call.method].name;
+      if (!ev.terminated(s, 0)) {
+        r.problem = "call " + std::to_string(nextCall) + " (" + name +
+                    ") starts before the previous one returned";
+        return r;
+      }
+      exec::Status started = ev.startMethod(s, 0, call.method, call.args, self, chooser);
+      if (!started) {
+        if (end.errorAtEntry && i == end.path.size() && nextCall == end.calls.size() &&
+            sameError(started.error(), end)) {
+          r.error = started.error();
+          r.errorLoc = p.cfas[call.method].entry;
+          if (!r.error->loc.valid()) r.error->loc = p.locs[r.errorLoc].loc;
+          r.followed = true;
+          return r;
+        }
+        r.problem = "call " + std::to_string(nextCall) + " (" + name +
+                    ") fails to start: " + started.error().message;
+        return r;
+      }
+      addLabels(p, s, r.labels);
+      r.callStarts.emplace_back(i, std::move(s));
+    }
+    if (i == end.path.size()) break;
     const ir::EdgeId id = end.path[i];
-    exec::State s = r.states.back();
+    exec::State s = r.before(i);
     const std::string at = p.locName(s.threads[0].top().pc);
     if (!ev.enabled(s, 0, id)) {
       r.problem = "step " + std::to_string(i) + " at " + at + " ('" + p.edges[id].text +
@@ -37,13 +87,13 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
     }
     auto res = ev.execute(s, 0, id, chooser);
     if (res.status() == exec::StepStatus::Error) {
-      if (i + 1 != end.path.size() || !end.error || res.error().limit ||
-          res.error().kind != end.error->kind) {
+      if (i + 1 != end.path.size() || end.errorAtEntry || !sameError(res.error(), end)) {
         r.problem =
             "step " + std::to_string(i) + " at " + at + " fails concretely: " + res.error().message;
         return r;
       }
       r.error = res.error();
+      r.errorLoc = p.edges[id].from;
       r.followed = true;
       return r;
     }
@@ -54,8 +104,13 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
     r.states.push_back(std::move(s));
     addLabels(p, r.states.back(), r.labels);
   }
+  if (nextCall != end.calls.size()) {
+    r.problem = "the path ends before call " + std::to_string(nextCall + 1) + " starts";
+    return r;
+  }
   if (end.error) {
-    r.problem = "the concrete run does not reach the error";
+    r.problem = end.errorAtEntry ? "the last frame starts without the error"
+                                 : "the concrete run does not reach the error";
     return r;
   }
   if (chooser.exhausted()) {

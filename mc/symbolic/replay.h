@@ -1,10 +1,13 @@
 // Concrete replay of a symbolic path with the reference evaluator: the inputs of its model must
 // drive the concrete execution along exactly the same edges, to the same end (termination, a
-// blocked location, or the same error). Anything else is a divergence.
+// blocked location, or the same error). Anything else is a divergence. A path of the class
+// analysis starts with the class initialiser and starts each recorded method call where its
+// edges begin, on the object the initialiser constructed, once the previous call has returned.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mc/exec/evaluator.h"
@@ -14,10 +17,17 @@ namespace tandem::symbolic {
 
 struct Replay {
   bool followed = false;
-  std::string problem;                   // why not
-  std::vector<exec::State> states;       // states[0] initial, states[i + 1] after path edge i
-  std::optional<exec::ExecError> error;  // the error the last edge raised
+  std::string problem;              // why not
+  std::vector<exec::State> states;  // states[0] initial, states[i + 1] after path edge i
+  // Class analysis: (i, s) for each method call started before path edge i; s is the state with
+  // the method's frame, from which edge i runs.
+  std::vector<std::pair<size_t, exec::State>> callStarts;
+  std::optional<exec::ExecError> error;  // the error the last edge (or call start) raised
+  ir::LocId errorLoc = ir::kNone;        // the failing edge's source, or the failing frame's entry
   std::vector<std::string> labels;       // labels of the locations visited, in order, unique
+
+  // The state path edge i runs from.
+  const exec::State& before(size_t i) const;
 };
 
 Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end);

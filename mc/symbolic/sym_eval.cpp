@@ -10,18 +10,39 @@ struct SymEvaluator::Ctx {
   const SymState& s;
   ExprRef guard;  // the short-circuit context the expression is reached under
   std::vector<Obligation>& obls;
-  bool old = false;  // inside old(): globals from the frame's entry snapshot
+  bool old = false;  // inside old(): globals and heap from the frame's entry snapshot
 };
 
 namespace {
+
+std::optional<exec::Address> concreteAddress(const SymAddress& a) {
+  exec::Address out{a.base, 0, a.frame, a.base == exec::AddressBase::Field ? a.object : 0,
+                    a.slot, {}};
+  if (a.base != exec::AddressBase::Local) out.frame = 0;
+  for (ExprRef i : a.path) {
+    auto v = valueOf(i);
+    if (!v || !v->isIntegral() || v->toBigInt().sign() < 0) return std::nullopt;
+    auto k = v->toBigInt().toInt64();
+    if (!k) return std::nullopt;
+    out.path.push_back(static_cast<uint64_t>(*k));
+  }
+  return out;
+}
 
 std::optional<exec::Value> concreteValue(const SymValue& v) {
   switch (v.kind) {
     case SymValue::Kind::Scalar:
       return valueOf(v.expr);
-    case SymValue::Kind::Ref:
-      return v.addr ? exec::Value::ref(*v.addr) : exec::Value::null();
+    case SymValue::Kind::Ref: {
+      if (!v.addr) return exec::Value::null();
+      auto a = concreteAddress(*v.addr);
+      if (!a) return std::nullopt;
+      return exec::Value::ref(std::move(*a));
+    }
+    case SymValue::Kind::Object:
+      return exec::Value::object(v.object);
     case SymValue::Kind::Array: {
+      if (!v.elems) return std::nullopt;
       std::vector<exec::Value> xs;
       for (const SymValue& x : *v.elems) {
         auto c = concreteValue(x);
@@ -47,6 +68,9 @@ bool foldable(Op op) {
     case Op::Field:
     case Op::Deref:
     case Op::AddrOf:
+    case Op::ArrayLit:  // arrays have no constant form (and `new` may be long)
+    case Op::NewArray:
+    case Op::Store:
       return false;
     default:
       return true;
@@ -79,15 +103,23 @@ SymValue SymEvaluator::fromValue(const exec::Value& v, TypeRef t) const {
   switch (v.kind()) {
     case exec::ValueKind::Null:
       return SymValue::nullRef();
-    case exec::ValueKind::Ref:
-      return SymValue::ref(v.asRef());
+    case exec::ValueKind::Ref: {
+      const exec::Address& a = v.asRef();
+      SymAddress out{a.base,
+                     a.base == exec::AddressBase::Local ? a.frame : 0,
+                     a.base == exec::AddressBase::Field ? a.object : exec::kNoObject,
+                     a.slot,
+                     {}};
+      for (uint64_t i : a.path) out.path.push_back(exprs().intConst(BigInt(i)));
+      return SymValue::ref(std::move(out));
+    }
     case exec::ValueKind::Array: {
       std::vector<SymValue> xs;
       for (const exec::Value& x : v.elements()) xs.push_back(fromValue(x, t ? t->elem : nullptr));
       return SymValue::array(std::move(xs));
     }
     case exec::ValueKind::Object:
-      throw NotImplemented("objects");
+      return SymValue::objectRef(v.asObject());
     default:
       return SymValue::scalar(constantOf(exprs(), v, t));
   }
@@ -100,24 +132,58 @@ SymValue SymEvaluator::coerce(SymValue v, TypeRef t) const {
   return SymValue::scalar(mk(Op::Cast, t, {v.expr}));
 }
 
+SymValue SymEvaluator::freshInput(TypeRef t, const std::string& name, ExprRef& symbol) const {
+  if (isScalarType(t)) {
+    symbol = exprs().freshSymbol(name, t);
+    return SymValue::scalar(symbol);
+  }
+  if (t && t->kind == TypeKind::Array && isScalarType(t->elem)) {
+    symbol = exprs().freshSymbol(name, t);
+    ExprRef len = t->isFixedArray() ? exprs().intConst(BigInt(t->length))
+                                    : mk(Op::Len, exprs().types().intType(), {symbol});
+    return SymValue::symbolicArray(symbol, len);
+  }
+  throw NotImplemented("symbolic values of type " + (t ? typeToString(t) : std::string("?")));
+}
+
 ExprRef SymEvaluator::scalarOf(const SymValue& v, ExprRef where) const {
   if (v.kind != SymValue::Kind::Scalar)
     throw NotImplemented(std::string("a reference or array operand of ") + opName(where->op));
   return v.expr;
 }
 
-void SymEvaluator::oblige(const Ctx& c, ExprRef cond, ir::ErrorKind kind,
-                          std::string message) const {
-  ExprRef ok = exprs().mkOr(exprs().mkNot(c.guard), cond);
-  if (ok->isTrue()) return;
-  c.obls.push_back(Obligation{ok, kind, std::move(message)});
+ExprRef SymEvaluator::asInt(ExprRef index) const {
+  TypeRef it = exprs().types().intType();
+  if (!index->type || !index->type->isBitVector()) return index;
+  return mk(Op::Cast, it, {index});
 }
 
-void SymEvaluator::checkIndex(const Ctx& c, ExprRef index, size_t len) const {
+void SymEvaluator::oblige(const Ctx& c, ExprRef cond, ir::ErrorKind kind, std::string message,
+                          bool limit) const {
+  ExprRef ok = exprs().mkOr(exprs().mkNot(c.guard), cond);
+  if (ok->isTrue()) return;
+  c.obls.push_back(Obligation{ok, kind, std::move(message), limit});
+}
+
+void SymEvaluator::checkIndex(const Ctx& c, ExprRef index, ExprRef len) const {
   TypeRef bt = exprs().types().boolType();
-  ExprRef lo = mk(Op::Le, bt, {exprs().intConst(BigInt(0), index->type), index});
-  ExprRef hi = mk(Op::Lt, bt, {index, exprs().intConst(BigInt(uint64_t{len}), index->type)});
+  ExprRef i = index;
+  if (index->type && index->type->isBitVector() &&
+      !(len->isConst() && len->value.fitsIn(index->type->bitWidth())))
+    i = asInt(index);  // compared as integers only when the length needs it
+  ExprRef lo = mk(Op::Le, bt, {exprs().intConst(BigInt(0), i->type), i});
+  ExprRef hi = mk(Op::Lt, bt,
+                  {i, i == index && len->isConst() ? exprs().intConst(len->value, i->type) : len});
   oblige(c, exprs().mkAnd(lo, hi), ir::ErrorKind::IndexOutOfBounds, "index out of bounds");
+}
+
+void SymEvaluator::checkPath(const Ctx& c, const SymLvalue& lv) const {
+  SymValue v = rootOf(c, lv);
+  for (ExprRef i : lv.path) {
+    if (v.kind != SymValue::Kind::Array) throw NotImplemented("indexing a non-array");
+    checkIndex(c, i, lengthOf(v));
+    v = element(v, i, nullptr);
+  }
 }
 
 SymValue SymEvaluator::eval(ExprRef e, const SymState& s, std::vector<Obligation>& obls) const {
@@ -140,13 +206,14 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       return SymValue::scalar(e);
     case Op::NullConst:
       return SymValue::nullRef();
+    case Op::Select:
+      return evalSelect(c, e);
     case Op::Var:
     case Op::Deref:
-    case Op::Select: {
-      if (e->op == Op::Select) return evalSelect(c, e);
+    case Op::Field: {
       SymLvalue lv = lvalueIn(c, e);
-      if (lv.slot == ir::kNone) return fromValue(exec::defaultValue(e->type), e->type);
-      return load(c, lv);
+      if (!lv.valid()) return defaultOf(e->type);
+      return load(c, lv, e->type);
     }
     case Op::And:
     case Op::Or:
@@ -160,16 +227,8 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       if (e->op == Op::Or) return SymValue::scalar(em.mkOr(a, b));
       return SymValue::scalar(em.mkOr(em.mkNot(a), b));
     }
-    case Op::Ite: {
-      ExprRef cond = scalarOf(evalIn(c, e->kid(0)), e);
-      if (cond->isTrue()) return evalIn(c, e->kid(1));
-      if (cond->isFalse()) return evalIn(c, e->kid(2));
-      SymValue a = evalIn(Ctx{c.s, em.mkAnd(c.guard, cond), c.obls, c.old}, e->kid(1));
-      SymValue b = evalIn(Ctx{c.s, em.mkAnd(c.guard, em.mkNot(cond)), c.obls, c.old}, e->kid(2));
-      if (a.kind != SymValue::Kind::Scalar || b.kind != SymValue::Kind::Scalar)
-        throw NotImplemented("a conditional choosing between references or arrays");
-      return SymValue::scalar(mk(Op::Ite, e->type, {cond, a.expr, b.expr}));
-    }
+    case Op::Ite:
+      return evalIte(c, e);
     case Op::Div:
     case Op::Mod: {
       ExprRef a = scalarOf(evalIn(c, e->kid(0)), e);
@@ -183,55 +242,31 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
     case Op::Len: {
       SymValue a = evalIn(c, e->kid(0));
       if (a.kind != SymValue::Kind::Array) throw NotImplemented("len of a non-array");
-      return SymValue::scalar(em.intConst(BigInt(uint64_t{a.elems->size()}), e->type));
+      return coerce(SymValue::scalar(lengthOf(a)), e->type);
     }
     case Op::ArrayLit: {
       std::vector<SymValue> xs;
       for (ExprRef k : e->kids) xs.push_back(coerce(evalIn(c, k), e->type->elem));
       return SymValue::array(std::move(xs));
     }
-    case Op::NewArray: {
-      ExprRef n = scalarOf(evalIn(c, e->kid(0)), e);
-      auto len = valueOf(n);
-      if (!len) throw NotImplemented("`new` with a symbolic length");
-      BigInt size = len->toBigInt();
-      if (size.sign() < 0) {
-        oblige(c, em.falseExpr(), ir::ErrorKind::NegativeSize, "negative array size");
-        return SymValue::array({});
-      }
-      auto small = size.toInt64();
-      if (!small || *small > (int64_t{1} << 16)) throw NotImplemented("arrays this large");
-      std::vector<SymValue> xs(static_cast<size_t>(*small),
-                               fromValue(exec::defaultValue(e->type->elem), e->type->elem));
-      return SymValue::array(std::move(xs));
-    }
+    case Op::NewArray:
+      return evalNewArray(c, e);
     case Op::AddrOf: {
       SymLvalue lv = lvalueIn(c, e->kid(0));
-      if (lv.slot == ir::kNone) return SymValue::nullRef();
-      exec::Address a{lv.base, 0, lv.frame, 0, lv.slot, {}};
-      for (ExprRef i : lv.path) {
-        auto v = valueOf(i);
-        if (!v) throw NotImplemented("a reference to an array element at a symbolic index");
-        a.path.push_back(static_cast<uint64_t>(*v->toBigInt().toInt64()));
-      }
-      return SymValue::ref(std::move(a));
+      if (!lv.valid()) return SymValue::nullRef();
+      return SymValue::ref(std::move(lv));
     }
     case Op::Eq:
-    case Op::Ne: {
-      SymValue a = evalIn(c, e->kid(0)), b = evalIn(c, e->kid(1));
-      if (a.kind == SymValue::Kind::Ref && b.kind == SymValue::Kind::Ref)
-        return SymValue::scalar(em.boolConst((a.addr == b.addr) == (e->op == Op::Eq)));
-      return SymValue::scalar(mk(e->op, e->type, {scalarOf(a, e), scalarOf(b, e)}));
-    }
+    case Op::Ne:
+      return evalEquality(c, e);
     case Op::Call:
       return evalCall(c, e);
     case Op::Old: {
-      if (c.s.frames.empty() || !c.s.top().oldGlobals) throw NotImplemented("old() here");
+      if (c.s.frames.empty() || !c.s.top().old) throw NotImplemented("old() here");
       return evalIn(Ctx{c.s, c.guard, c.obls, true}, e->kid(0));
     }
     case Op::Star:
       throw NotImplemented("a nondeterministic value inside an expression");
-    case Op::Field:
     case Op::Pid:
     case Op::AtLoc:
     case Op::ProcLocal:
@@ -243,6 +278,79 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       return SymValue::scalar(mk(e->op, e->type, std::move(kids), e->payload, e->value));
     }
   }
+}
+
+SymValue SymEvaluator::evalIte(const Ctx& c, ExprRef e) const {
+  ExprManager& em = exprs();
+  ExprRef cond = scalarOf(evalIn(c, e->kid(0)), e);
+  if (cond->isTrue()) return evalIn(c, e->kid(1));
+  if (cond->isFalse()) return evalIn(c, e->kid(2));
+  SymValue a = evalIn(Ctx{c.s, em.mkAnd(c.guard, cond), c.obls, c.old}, e->kid(1));
+  SymValue b = evalIn(Ctx{c.s, em.mkAnd(c.guard, em.mkNot(cond)), c.obls, c.old}, e->kid(2));
+  if (a.kind == SymValue::Kind::Scalar && b.kind == SymValue::Kind::Scalar)
+    return SymValue::scalar(mk(Op::Ite, e->type, {cond, a.expr, b.expr}));
+  if (a.kind == SymValue::Kind::Array && b.kind == SymValue::Kind::Array &&
+      isScalarType(e->type->elem)) {
+    TypeRef t = exprs().types().arrayOf(e->type->elem, -1);
+    return SymValue::symbolicArray(
+        mk(Op::Ite, t, {cond, arrayTerm(a, t), arrayTerm(b, t)}),
+        mk(Op::Ite, em.types().intType(), {cond, lengthOf(a), lengthOf(b)}));
+  }
+  throw NotImplemented("a conditional choosing between references, objects or nested arrays");
+}
+
+SymValue SymEvaluator::evalNewArray(const Ctx& c, ExprRef e) const {
+  ExprManager& em = exprs();
+  TypeRef bt = em.types().boolType();
+  ExprRef n = asInt(scalarOf(evalIn(c, e->kid(0)), e));
+  ExprRef zero = em.intConst(BigInt(0));
+  ExprRef nonNegative = mk(Op::Le, bt, {zero, n});
+  oblige(c, nonNegative, ir::ErrorKind::NegativeSize, "negative array size");
+  if (nonNegative->isFalse()) return SymValue::array({});
+  const BigInt limit(concrete_.limits().maxArrayLength);
+  oblige(c, mk(Op::Le, bt, {n, em.intConst(limit)}), ir::ErrorKind::NegativeSize,
+         "an array longer than the evaluator's limit of " + limit.toString() + " elements",
+         /*limit=*/true);
+  if (!n->isConst() && !isScalarType(e->type->elem))
+    throw NotImplemented(
+        "`new` of an array of references, objects or arrays with a symbolic length");
+  return newArray(e->type, n);
+}
+
+ExprRef SymEvaluator::sameReference(const SymValue& a, const SymValue& b) const {
+  ExprManager& em = exprs();
+  if (a.isNull() || b.isNull()) return em.boolConst(a.isNull() && b.isNull());
+  if (a.kind == SymValue::Kind::Object || b.kind == SymValue::Kind::Object)
+    return em.boolConst(a.kind == b.kind && a.object == b.object);
+  const SymAddress& x = *a.addr;
+  const SymAddress& y = *b.addr;
+  if (x.base != y.base || x.frame != y.frame || x.object != y.object || x.slot != y.slot ||
+      x.path.size() != y.path.size())
+    return em.falseExpr();
+  ExprRef all = em.trueExpr();
+  for (size_t i = 0; i < x.path.size(); ++i)
+    all = em.mkAnd(all, mk(Op::Eq, em.types().boolType(), {asInt(x.path[i]), asInt(y.path[i])}));
+  return all;
+}
+
+SymValue SymEvaluator::evalEquality(const Ctx& c, ExprRef e) const {
+  ExprManager& em = exprs();
+  SymValue a = evalIn(c, e->kid(0)), b = evalIn(c, e->kid(1));
+  ExprRef eq;
+  auto isReference = [](const SymValue& v) {
+    return v.kind == SymValue::Kind::Ref || v.kind == SymValue::Kind::Object;
+  };
+  if (isReference(a) && isReference(b)) {
+    eq = sameReference(a, b);
+  } else if (a.kind == SymValue::Kind::Array && b.kind == SymValue::Kind::Array) {
+    TypeRef elem = e->kid(0)->type ? e->kid(0)->type->elem : nullptr;
+    if (!isScalarType(elem)) throw NotImplemented("comparing arrays of non-scalars");
+    TypeRef t = em.types().arrayOf(elem, -1);
+    eq = mk(Op::Eq, em.types().boolType(), {arrayTerm(a, t), arrayTerm(b, t)});
+  } else {
+    return SymValue::scalar(mk(e->op, e->type, {scalarOf(a, e), scalarOf(b, e)}));
+  }
+  return SymValue::scalar(e->op == Op::Eq ? eq : em.mkNot(eq));
 }
 
 SymValue SymEvaluator::evalCall(const Ctx& c, ExprRef e) const {
@@ -262,20 +370,30 @@ SymValue SymEvaluator::evalCall(const Ctx& c, ExprRef e) const {
     }
   }
   ExprRef call = exprs().mk(Op::Call, e->type, args, e->payload);
-  if (!allConst) return SymValue::scalar(call);  // an uninterpreted function (classic, mixed)
-  // Constant arguments: run the code concretely, on the globals if they are all concrete.
+  if (!allConst) return SymValue::scalar(call);  // an uninterpreted function (classic mode)
+  // Constant arguments: run the code concretely, on the globals and heap if they are concrete.
   exec::State st;
-  const auto& globals = c.old ? *c.s.top().oldGlobals : c.s.globals;
+  const auto& globals = c.old ? c.s.top().old->globals : c.s.globals;
+  const auto& heap = c.old ? c.s.top().old->heap : c.s.heap;
   for (const SymValue& g : globals) {
     auto v = concreteValue(g);
     if (!v) return SymValue::scalar(call);
     st.globals.push_back(std::move(*v));
   }
+  for (const SymObject& o : heap) {
+    exec::HeapObject obj{o.classIndex, {}};
+    for (const SymValue& f : o.fields) {
+      auto v = concreteValue(f);
+      if (!v) return SymValue::scalar(call);
+      obj.fields.push_back(std::move(*v));
+    }
+    st.heap.push_back(std::move(obj));
+  }
   auto r = concrete_.eval(call, st, exec::kNoThread);
   if (!r) {
     if (r.error().limit) throw NotImplemented("a call it cannot run: " + r.error().message);
     oblige(c, exprs().falseExpr(), r.error().kind, r.error().message);
-    return fromValue(exec::defaultValue(e->type), e->type);
+    return defaultOf(e->type);
   }
   return fromValue(r.value(), e->type);
 }
@@ -285,74 +403,76 @@ void SymEvaluator::concretizeOperands(const Ctx& c, std::vector<ExprRef>& kids) 
   if (auto cs = policy_->concretize(kids, c.guard, c.s)) kids = std::move(*cs);
 }
 
-SymValue selectElement(const SymEvaluator& ev, const SymValue& array, ExprRef index) {
-  const auto& xs = *array.elems;
-  if (auto v = index->isConst() ? std::optional<BigInt>(index->value) : std::nullopt) {
-    auto i = v->toInt64();
-    if (i && *i >= 0 && static_cast<size_t>(*i) < xs.size()) return xs[static_cast<size_t>(*i)];
-    return xs.empty() ? SymValue{} : xs[0];  // out of range: the path fails before using it
-  }
-  if (xs.empty()) return SymValue{};
-  ExprRef acc = nullptr;
-  for (size_t k = xs.size(); k-- > 0;) {
-    if (xs[k].kind != SymValue::Kind::Scalar)
-      throw NotImplemented("a symbolic index into an array of references or arrays");
-    if (!acc) {
-      acc = xs[k].expr;
-      continue;
-    }
-    ExprRef eq = ev.mk(Op::Eq, ev.exprs().types().boolType(),
-                       {index, ev.exprs().intConst(BigInt(uint64_t{k}), index->type)});
-    acc = ev.mk(Op::Ite, xs[k].expr->type, {eq, xs[k].expr, acc});
-  }
-  return SymValue::scalar(acc);
-}
-
 SymValue SymEvaluator::evalSelect(const Ctx& c, ExprRef e) const {
   SymValue a = evalIn(c, e->kid(0));
   ExprRef i = scalarOf(evalIn(c, e->kid(1)), e);
   if (a.kind != SymValue::Kind::Array) throw NotImplemented("indexing a non-array");
-  checkIndex(c, i, a.elems->size());
-  SymValue v = selectElement(*this, a, i);
-  if (!v.expr && v.kind == SymValue::Kind::Scalar)
-    return fromValue(exec::defaultValue(e->type), e->type);
-  return v;
+  checkIndex(c, i, lengthOf(a));
+  return element(a, i, e->type);
 }
 
 SymLvalue SymEvaluator::lvalueIn(const Ctx& c, ExprRef e) const {
   switch (e->op) {
     case Op::Var: {
       const ir::Variable& v = program_.vars[e->payload];
-      if (v.scope == ir::VarScope::Global)
-        return SymLvalue{exec::AddressBase::Global, 0, v.slot, {}};
-      if (v.scope == ir::VarScope::Local)
-        return SymLvalue{
-            exec::AddressBase::Local, static_cast<uint32_t>(c.s.frames.size() - 1), v.slot, {}};
-      throw NotImplemented("fields and process variables");
+      switch (v.scope) {
+        case ir::VarScope::Global:
+          return SymLvalue{exec::AddressBase::Global, 0, exec::kNoObject, v.slot, {}};
+        case ir::VarScope::Local:
+          return SymLvalue{exec::AddressBase::Local,
+                           static_cast<uint32_t>(c.s.frames.size() - 1),
+                           exec::kNoObject,
+                           v.slot,
+                           {}};
+        case ir::VarScope::Field:
+          if (c.s.frames.empty() || c.s.top().self == exec::kNoObject)
+            throw NotImplemented("a field outside its class");
+          return SymLvalue{exec::AddressBase::Field, 0, c.s.top().self, v.slot, {}};
+        case ir::VarScope::ProcessLocal:
+          break;
+      }
+      throw NotImplemented("process variables");
+    }
+    case Op::Field: {
+      SymValue o = evalIn(c, e->kid(0));
+      if (o.isNull()) {
+        oblige(c, exprs().falseExpr(), ir::ErrorKind::NullDeref, "null dereference: field of null");
+        return SymLvalue::none();
+      }
+      if (o.kind != SymValue::Kind::Object) throw NotImplemented("a field of a non-object");
+      if (o.object >= heapOf(c).size()) {  // inside old(): made after the frame's entry
+        oblige(c, exprs().falseExpr(), ir::ErrorKind::NullDeref, "dangling reference");
+        return SymLvalue::none();
+      }
+      return SymLvalue{exec::AddressBase::Field, 0, o.object, e->payload, {}};
     }
     case Op::Deref: {
       SymValue p = evalIn(c, e->kid(0));
       if (p.kind != SymValue::Kind::Ref) throw NotImplemented("dereferencing a non-reference");
       if (!p.addr) {
         oblige(c, exprs().falseExpr(), ir::ErrorKind::NullDeref, "null dereference");
-        return SymLvalue{exec::AddressBase::Global, 0, ir::kNone, {}};  // no place: path fails
+        return SymLvalue::none();
       }
-      const exec::Address& a = *p.addr;
-      if (a.base != exec::AddressBase::Global && a.base != exec::AddressBase::Local)
-        throw NotImplemented("references to fields and process variables");
-      if (a.base == exec::AddressBase::Local && a.frame >= c.s.frames.size())
-        throw NotImplemented("dangling references");
-      SymLvalue lv{a.base, a.frame, a.slot, {}};
-      for (uint64_t i : a.path) lv.path.push_back(exprs().intConst(BigInt(i)));
-      return lv;
+      const SymAddress& a = *p.addr;
+      if (a.base != exec::AddressBase::Global && a.base != exec::AddressBase::Local &&
+          a.base != exec::AddressBase::Field)
+        throw NotImplemented("references to process variables");
+      const bool dangling = (a.base == exec::AddressBase::Local && a.frame >= c.s.frames.size()) ||
+                            (a.base == exec::AddressBase::Field && a.object >= heapOf(c).size());
+      if (dangling) {
+        oblige(c, exprs().falseExpr(), ir::ErrorKind::NullDeref, "dangling reference");
+        return SymLvalue::none();
+      }
+      checkPath(c, a);  // the arrays on the way may have shrunk since `&` was taken
+      return a;
     }
     case Op::Select: {
       SymLvalue lv = lvalueIn(c, e->kid(0));
       ExprRef i = scalarOf(evalIn(c, e->kid(1)), e);
-      if (lv.slot == ir::kNone) return lv;
-      SymValue a = load(c, lv);
+      if (!lv.valid()) return lv;
+      SymValue a = load(c, lv, e->kid(0)->type);
       if (a.kind != SymValue::Kind::Array) throw NotImplemented("indexing a non-array");
-      checkIndex(c, i, a.elems->size());
+      checkIndex(c, i, lengthOf(a));
       lv.path.push_back(i);
       return lv;
     }
@@ -361,52 +481,50 @@ SymLvalue SymEvaluator::lvalueIn(const Ctx& c, ExprRef e) const {
   }
 }
 
-SymValue SymEvaluator::load(const Ctx& c, const SymLvalue& lv) const {
-  const SymValue* root;
-  if (lv.base == exec::AddressBase::Global)
-    root = c.old ? &(*c.s.top().oldGlobals)[lv.slot] : &c.s.globals[lv.slot];
-  else
-    root = &c.s.frames[lv.frame].locals[lv.slot];
-  SymValue v = *root;
-  for (ExprRef i : lv.path) {
+const std::vector<SymObject>& SymEvaluator::heapOf(const Ctx& c) const {
+  return c.old ? c.s.top().old->heap : c.s.heap;
+}
+
+const SymValue& SymEvaluator::rootOf(const Ctx& c, const SymLvalue& lv) const {
+  switch (lv.base) {
+    case exec::AddressBase::Global:
+      return c.old ? c.s.top().old->globals[lv.slot] : c.s.globals[lv.slot];
+    case exec::AddressBase::Field:
+      return heapOf(c)[lv.object].fields[lv.slot];
+    case exec::AddressBase::Local:
+      return c.s.frames[lv.frame].locals[lv.slot];
+    case exec::AddressBase::ProcessLocal:
+      break;
+  }
+  throw NotImplemented("process variables");
+}
+
+SymValue SymEvaluator::load(const Ctx& c, const SymLvalue& lv, TypeRef type) const {
+  SymValue v = rootOf(c, lv);
+  for (size_t k = 0; k < lv.path.size(); ++k) {
     if (v.kind != SymValue::Kind::Array) throw NotImplemented("indexing a non-array");
-    v = selectElement(*this, v, i);
+    v = element(v, lv.path[k], k + 1 == lv.path.size() ? type : nullptr);
   }
   return v;
 }
 
-namespace {
-
-SymValue storeAt(const SymEvaluator& ev, const SymValue& into, std::span<const ExprRef> path,
-                 const SymValue& v) {
-  if (path.empty()) return v;
-  if (into.kind != SymValue::Kind::Array) throw NotImplemented("indexing a non-array");
-  std::vector<SymValue> xs = *into.elems;
-  ExprRef i = path[0];
-  if (i->isConst()) {
-    auto k = i->value.toInt64();
-    if (k && *k >= 0 && static_cast<size_t>(*k) < xs.size())
-      xs[static_cast<size_t>(*k)] = storeAt(ev, xs[static_cast<size_t>(*k)], path.subspan(1), v);
-    return SymValue::array(std::move(xs));
-  }
-  for (size_t k = 0; k < xs.size(); ++k) {
-    SymValue updated = storeAt(ev, xs[k], path.subspan(1), v);
-    if (updated.kind != SymValue::Kind::Scalar || xs[k].kind != SymValue::Kind::Scalar)
-      throw NotImplemented("a store at a symbolic index into an array of references or arrays");
-    ExprRef eq = ev.mk(Op::Eq, ev.exprs().types().boolType(),
-                       {i, ev.exprs().intConst(BigInt(uint64_t{k}), i->type)});
-    xs[k] = SymValue::scalar(ev.mk(Op::Ite, xs[k].expr->type, {eq, updated.expr, xs[k].expr}));
-  }
-  return SymValue::array(std::move(xs));
-}
-
-}  // namespace
-
 void SymEvaluator::store(SymState& s, const SymLvalue& lv, SymValue v) const {
-  if (lv.slot == ir::kNone) return;  // a failed lvalue: the path is infeasible from here
-  SymValue& root = lv.base == exec::AddressBase::Global ? s.globals[lv.slot]
-                                                        : s.frames[lv.frame].locals[lv.slot];
-  root = storeAt(*this, root, lv.path, v);
+  if (!lv.valid()) return;  // a failed lvalue: the path is infeasible from here
+  SymValue* root = nullptr;
+  switch (lv.base) {
+    case exec::AddressBase::Global:
+      root = &s.globals[lv.slot];
+      break;
+    case exec::AddressBase::Field:
+      root = &s.heap[lv.object].fields[lv.slot];
+      break;
+    case exec::AddressBase::Local:
+      root = &s.frames[lv.frame].locals[lv.slot];
+      break;
+    case exec::AddressBase::ProcessLocal:
+      throw NotImplemented("process variables");
+  }
+  *root = withElement(*root, lv.path, v);
 }
 
 }  // namespace tandem::symbolic

@@ -3,6 +3,9 @@
 // (div-by-zero, index-out-of-bounds, null-deref, negative-size) become obligations: formulas that
 // must hold for the evaluation to succeed, already guarded by the short-circuit context they are
 // reached in, in evaluation order (the order the concrete evaluator reports errors in).
+//
+// Definitions: sym_eval.cpp (expressions, lvalues, loads and stores), sym_array.cpp (arrays in
+// both forms of SymValue).
 #pragma once
 
 #include <optional>
@@ -19,15 +22,17 @@ struct Obligation {
   ExprRef ok;  // holds iff the evaluation does not fail here
   ir::ErrorKind kind;
   std::string message;
+  // A limit of the reference evaluator (the longest array it allocates), not an error of the
+  // program: recorded in SymState::limits for the replay, never reported nor assumed.
+  bool limit = false;
 };
 
-// Where an lvalue lives: a variable and a path of (possibly symbolic) array indices.
-struct SymLvalue {
-  exec::AddressBase base = exec::AddressBase::Global;
-  uint32_t frame = 0;  // Local: depth in the call stack
-  uint32_t slot = 0;
-  std::vector<ExprRef> path;
-};
+using SymLvalue = SymAddress;
+
+// int, i32, i64, bool or an enum: what a symbol or an SMT array element can be.
+inline bool isScalarType(TypeRef t) {
+  return t && (t->isIntegral() || t->kind == TypeKind::Bool || t->kind == TypeKind::Enum);
+}
 
 // What happens to a complex term (complex_terms.h) when evaluation is about to build one: a call
 // with non-constant arguments, or a product or quotient of two non-constant operands. Without a
@@ -50,29 +55,63 @@ class SymEvaluator {
   void setPolicy(ComplexTermPolicy* policy) { policy_ = policy; }
 
   ExprManager& exprs() const { return *program_.exprs; }
+  const ir::Program& program() const { return program_; }
   // Throws NotImplemented for constructs outside the symbolic executor.
   SymValue eval(ExprRef e, const SymState& s, std::vector<Obligation>& obls) const;
   SymLvalue lvalue(ExprRef e, const SymState& s, std::vector<Obligation>& obls) const;
   void store(SymState& s, const SymLvalue& lv, SymValue v) const;
   // A constant or term for a concrete value of type `t` (and back, for constants).
   SymValue fromValue(const exec::Value& v, TypeRef t) const;
+  SymValue defaultOf(TypeRef t) const { return fromValue(exec::defaultValue(t), t); }
   // `v` converted to the integral type `t` (as exec::coerceIntegral does).
   SymValue coerce(SymValue v, TypeRef t) const;
   // Builds op(kids) and folds it when every kid is a constant.
   ExprRef mk(Op op, TypeRef type, std::vector<ExprRef> kids, uint32_t payload = 0,
              BigInt value = BigInt(0)) const;
+  // A fresh input of type `t` named `name`: a symbol for a scalar; for an array of scalars a
+  // symbolic array over an array symbol (T[]: any length >= 0; T[N]: length N). `symbol`
+  // receives the symbol whose model value is the input. Throws NotImplemented for other types
+  // (references, objects, arrays of arrays).
+  SymValue freshInput(TypeRef t, const std::string& name, ExprRef& symbol) const;
+
+  // --- Arrays (sym_array.cpp); `array` has Kind::Array. ---
+  ExprRef lengthOf(const SymValue& array) const;  // an int term
+  // The element at `index`, without a bounds check; out of range (or empty): the default of
+  // `elemType` (the path fails at the bounds check before it uses the value).
+  SymValue element(const SymValue& array, ExprRef index, TypeRef elemType) const;
+  // `array` with the value at `path` (indices, outermost first) replaced by `v`.
+  SymValue withElement(const SymValue& array, std::span<const ExprRef> path,
+                       const SymValue& v) const;
+  // The array as one term of array type `t` (scalar elements): the symbolic form's term, or an
+  // array literal of the elements.
+  ExprRef arrayTerm(const SymValue& array, TypeRef t) const;
+  // `new T[length]` (arrayType = T[]): the element form for a small constant length, else the
+  // symbolic form. No checks: the caller obliges length >= 0 and the evaluator's limit.
+  SymValue newArray(TypeRef arrayType, ExprRef length) const;
 
  private:
   struct Ctx;
   SymValue evalIn(const Ctx& c, ExprRef e) const;
   SymValue evalCall(const Ctx& c, ExprRef e) const;
   SymValue evalSelect(const Ctx& c, ExprRef e) const;
+  SymValue evalNewArray(const Ctx& c, ExprRef e) const;
+  SymValue evalEquality(const Ctx& c, ExprRef e) const;
+  SymValue evalIte(const Ctx& c, ExprRef e) const;
   SymLvalue lvalueIn(const Ctx& c, ExprRef e) const;
-  SymValue load(const Ctx& c, const SymLvalue& lv) const;
+  // The value at `lv`; `type` is the type of that value.
+  SymValue load(const Ctx& c, const SymLvalue& lv, TypeRef type) const;
+  const SymValue& rootOf(const Ctx& c, const SymLvalue& lv) const;
+  const std::vector<SymObject>& heapOf(const Ctx& c) const;  // the snapshot's inside old()
   ExprRef scalarOf(const SymValue& v, ExprRef where) const;
-  void oblige(const Ctx& c, ExprRef cond, ir::ErrorKind kind, std::string message) const;
-  // Bounds check of `index` in an array of length `len`.
-  void checkIndex(const Ctx& c, ExprRef index, size_t len) const;
+  void oblige(const Ctx& c, ExprRef cond, ir::ErrorKind kind, std::string message,
+              bool limit = false) const;
+  // Bounds check of `index` in an array of length `len` (an int term).
+  void checkIndex(const Ctx& c, ExprRef index, ExprRef len) const;
+  // Bounds checks of a reference's indices against the arrays as they are now.
+  void checkPath(const Ctx& c, const SymLvalue& lv) const;
+  // `a == b` for references and objects (null included).
+  ExprRef sameReference(const SymValue& a, const SymValue& b) const;
+  ExprRef asInt(ExprRef index) const;  // an index or length as an int term
 
   // The operands of a complex term, concretized by the policy when there is one.
   void concretizeOperands(const Ctx& c, std::vector<ExprRef>& kids) const;
@@ -81,8 +120,5 @@ class SymEvaluator {
   const exec::Evaluator& concrete_;
   ComplexTermPolicy* policy_ = nullptr;
 };
-
-// Reads an element at a symbolic path: an ite chain over the elements.
-SymValue selectElement(const SymEvaluator& ev, const SymValue& array, ExprRef index);
 
 }  // namespace tandem::symbolic

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mc/exec/state.h"
 #include "mc/exec/value.h"
 #include "mc/ir/program.h"
 
@@ -27,24 +28,86 @@ class NotImplemented : public std::runtime_error {
 // condition itself.
 using Certificate = std::shared_ptr<const std::vector<ExprRef>>;
 
-// Scalars are expressions; references are concrete addresses (or null), never symbolic; arrays
-// have a concrete length and one value per element.
-struct SymValue {
-  enum class Kind : uint8_t { Scalar, Ref, Array };
-  Kind kind = Kind::Scalar;
-  ExprRef expr = nullptr;                              // Scalar
-  std::optional<exec::Address> addr;                   // Ref: nullopt is null
-  std::shared_ptr<const std::vector<SymValue>> elems;  // Array
+// A place in a symbolic state: a variable (a global, a local of the frame at depth `frame`, a
+// field of heap object `object`) and a path of array indices below it, each a constant or a term.
+// An lvalue whose evaluation failed has slot == ir::kNone (no place: the path fails there).
+struct SymAddress {
+  exec::AddressBase base = exec::AddressBase::Global;
+  uint32_t frame = 0;                       // Local
+  exec::ObjectId object = exec::kNoObject;  // Field
+  uint32_t slot = 0;
+  std::vector<ExprRef> path;
 
-  static SymValue scalar(ExprRef e) { return SymValue{Kind::Scalar, e, std::nullopt, nullptr}; }
-  static SymValue nullRef() { return SymValue{Kind::Ref, nullptr, std::nullopt, nullptr}; }
-  static SymValue ref(exec::Address a) {
-    return SymValue{Kind::Ref, nullptr, std::move(a), nullptr};
+  bool valid() const { return slot != ir::kNone; }
+  static SymAddress none() { return SymAddress{exec::AddressBase::Global, 0, 0, ir::kNone, {}}; }
+};
+
+// Values:
+// - Scalar: an expression of a scalar type.
+// - Ref: a reference to a SymAddress (its indices may be symbolic), or null (no address). Null of
+//   a class type is a Ref without address too.
+// - Object: a reference to a heap object (its id is concrete: allocation is deterministic).
+// - Array, two forms: `elems` (a concrete length, one value per element: arrays from literals and
+//   from `new` with a constant length), or symbolic (elems null): `expr` is an array-typed term
+//   (a symbol, `new T[n]`, stores over them) and `length` an int term. The symbolic form holds
+//   scalar elements only.
+struct SymValue {
+  enum class Kind : uint8_t { Scalar, Ref, Object, Array };
+  Kind kind = Kind::Scalar;
+  ExprRef expr = nullptr;                              // Scalar; symbolic Array: the array term
+  ExprRef length = nullptr;                            // symbolic Array
+  std::optional<SymAddress> addr;                      // Ref: nullopt is null
+  exec::ObjectId object = exec::kNoObject;             // Object
+  std::shared_ptr<const std::vector<SymValue>> elems;  // Array with a concrete length
+
+  static SymValue scalar(ExprRef e) {
+    SymValue v;
+    v.expr = e;
+    return v;
+  }
+  static SymValue nullRef() {
+    SymValue v;
+    v.kind = Kind::Ref;
+    return v;
+  }
+  static SymValue ref(SymAddress a) {
+    SymValue v;
+    v.kind = Kind::Ref;
+    v.addr = std::move(a);
+    return v;
+  }
+  static SymValue objectRef(exec::ObjectId o) {
+    SymValue v;
+    v.kind = Kind::Object;
+    v.object = o;
+    return v;
   }
   static SymValue array(std::vector<SymValue> xs) {
-    return SymValue{Kind::Array, nullptr, std::nullopt,
-                    std::make_shared<const std::vector<SymValue>>(std::move(xs))};
+    SymValue v;
+    v.kind = Kind::Array;
+    v.elems = std::make_shared<const std::vector<SymValue>>(std::move(xs));
+    return v;
   }
+  static SymValue symbolicArray(ExprRef term, ExprRef length) {
+    SymValue v;
+    v.kind = Kind::Array;
+    v.expr = term;
+    v.length = length;
+    return v;
+  }
+  bool isSymbolicArray() const { return kind == Kind::Array && !elems; }
+  bool isNull() const { return kind == Kind::Ref && !addr; }
+};
+
+struct SymObject {
+  uint32_t classIndex = ir::kNone;
+  std::vector<SymValue> fields;  // by field index (Variable::slot)
+};
+
+// Globals and heap at a frame's entry, for `old(e)`.
+struct SymSnapshot {
+  std::vector<SymValue> globals;
+  std::vector<SymObject> heap;
 };
 
 struct SymFrame {
@@ -52,18 +115,32 @@ struct SymFrame {
   ir::LocId pc = ir::kNone;
   std::vector<SymValue> locals;  // by Variable::slot
   ir::EdgeId callEdge = ir::kNone;
-  std::shared_ptr<const std::vector<SymValue>> oldGlobals;  // when the CFA uses old()
+  exec::ObjectId self = exec::kNoObject;   // `this` of a method or class initialiser
+  std::shared_ptr<const SymSnapshot> old;  // when the CFA uses old()
+};
+
+// A method call of the class analysis: the method, its argument symbols (one input per
+// parameter) and where its edges start in SymState::path.
+struct SymCall {
+  ir::CfaId method = ir::kNone;
+  std::vector<ExprRef> args;
+  size_t pathStart = 0;
 };
 
 struct SymState {
   std::vector<SymValue> globals;     // by Variable::slot
+  std::vector<SymObject> heap;       // by object id, in allocation order
   std::vector<SymFrame> frames;      // bottom first
   std::vector<ExprRef> pathCond;     // conjuncts, none of them constant true
   Certificate certificate;           // of the last sat answer about pathCond
   std::vector<uint32_t> pathCondAt;  // per conjunct: the number of path edges before it was added
   std::vector<ir::EdgeId> path;      // edges taken from the entry state
   std::vector<ExprRef> havocs;       // havoc symbols, in the order a concrete chooser is asked
-  uint32_t depth = 0;                // steps taken
+  std::vector<SymCall> calls;        // class analysis: the method calls after init, in order
+  // Conditions that keep the path within the reference evaluator's limits (array lengths), which
+  // symbolic execution does not have: a concrete replay needs them, exploration does not.
+  std::vector<ExprRef> limits;
+  uint32_t depth = 0;  // steps taken
 
   SymFrame& top() { return frames.back(); }
   const SymFrame& top() const { return frames.back(); }

@@ -1,19 +1,29 @@
-// Symbolic execution of one entry procedure in the style of Symbolic PathFinder: a backtracking
-// search over symbolic states, forking on every branch whose both sides are feasible, with the
-// implicit checks as branch conditions. Every ended path (terminated, blocked or failing) gets
-// concrete inputs from a minimised model, so a concrete replay can follow it (replay.h).
+// Symbolic execution in the style of Symbolic PathFinder: a backtracking search over symbolic
+// states, forking on every branch whose both sides are feasible, with the implicit checks as
+// branch conditions. Every ended path (terminated, blocked or failing) gets concrete inputs from a
+// minimised model, so a concrete replay can follow it (replay.h).
+//
+// Two kinds of runs:
+// - an entry procedure, run on symbolic arguments and symbolic input globals;
+// - the class analysis (the entry is a class's initialiser): `init` on symbolic arguments, then
+//   at every method boundary (a state where the bottom frame has returned) each method of the
+//   class with fresh symbolic arguments, for at most `maxCalls` calls. The search goes by rounds:
+//   every state with k calls is expanded (in the searcher's order) before any state with k + 1,
+//   so the first error found has the fewest calls.
 //
 // How path conditions are decided is the `--solving` mode (path_solver.h, docs/symbolic.md):
 // classic, mixed (ISSTA'11 mixed concrete-symbolic solving), exe (EXE-style concretization) or
 // dart (concolic runs, dart_explorer.h).
 //
 // Soundness of verdicts: a path dropped because the solver answered unknown, because mixed
-// solving could not decide it, or because concretization fixed inputs, or cut by a bound, makes
-// the outcome Incomplete; an unknown answer is never taken as unsat.
+// solving could not decide it, or because concretization fixed inputs, or cut by a bound
+// (including --max-calls), makes the outcome Incomplete; an unknown answer is never taken as
+// unsat.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,28 +45,48 @@ const char* solvingName(Solving s);
 std::optional<Solving> parseSolving(std::string_view name);
 
 struct ExploreOptions {
+  // An entry procedure, or the ClassInit CFA of the class under analysis.
   ir::CfaId entry = ir::kNone;
   std::string search = "dfs";  // dfs | bfs | random | coverage
   uint64_t seed = 0;
   std::optional<uint64_t> maxDepth;   // steps along one path
   std::optional<uint64_t> maxStates;  // symbolic states expanded
   std::optional<double> timeoutSeconds;
+  std::optional<uint64_t> memoryLimitMb;
+  std::ostream* progress = nullptr;  // a progress line once a second on runs longer than 2 s
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
   bool stopAtError = true;  // check: the first error ends the search; testgen: go on
+  // Class analysis: method calls after init along one path (nullopt: unbounded).
+  std::optional<uint64_t> maxCalls;
   Solving solving = Solving::Classic;
   // mixed: heuristic, tries and seed; dart: maxTries bounds the restarts from random inputs and
   // seed seeds them.
   MixedOptions mixed;
 };
 
+// A method call of the class analysis with concrete arguments.
+struct CallInputs {
+  ir::CfaId method = ir::kNone;
+  std::vector<exec::Value> args;
+  size_t pathStart = 0;  // index in PathEnd::path of the method's first edge
+};
+
 // One ended path with its concrete inputs.
 struct PathEnd {
   std::vector<ir::EdgeId> path;   // from the entry state; an error path ends with the failing edge
-  std::vector<exec::Value> args;  // the entry's parameters
+  std::vector<exec::Value> args;  // the entry's (or the class initialiser's) parameters
   std::vector<exec::Value> script;  // input globals (declaration order), then havocs in order
   std::vector<std::pair<std::string, exec::Value>> inputs;  // named, for reports
-  std::optional<exec::ExecError> error;                     // the tracked error the path ends in
-  bool usesUninterpreted = false;    // the path condition applies calls as uninterpreted functions
+  std::vector<CallInputs> calls;         // class analysis: the method calls after init, in order
+  std::optional<exec::ExecError> error;  // the tracked error the path ends in
+  // The error is raised on entry of the last frame started (the entry procedure, the class
+  // initialiser or the last method call), by its entry declarations or field initialisers: no
+  // edge of `path` raises it.
+  bool errorAtEntry = false;
+  bool usesUninterpreted = false;  // the path condition applies calls as uninterpreted functions
+  // No model keeps the path within the reference evaluator's limits (it needs an array longer
+  // than EvalLimits::maxArrayLength): its replay stops at the limit.
+  bool exceedsLimits = false;
   std::vector<ExprRef> pathCond;     // the path's condition (for DART's next inputs)
   std::vector<uint32_t> pathCondAt;  // per conjunct: the number of path edges before it
 };
@@ -69,6 +99,10 @@ struct ExploreResult {
   std::vector<PathEnd> ends;
   uint64_t states = 0, paths = 0, solverQueries = 0, unknownAnswers = 0, depthCuts = 0;
   uint64_t maxDepth = 0;
+  uint64_t callCuts = 0;  // paths cut by --max-calls
+  // Class analysis: the most method calls on an explored path, and the number n such that every
+  // sequence of at most n calls was explored to its end (both 0 otherwise).
+  uint64_t maxCalls = 0, completedCalls = 0;
   double seconds = 0;
   SolvingStats solving;
 };

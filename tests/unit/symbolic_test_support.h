@@ -1,0 +1,75 @@
+// Shared helpers of the symbolic_*_test.cpp files: programs from text or from the shared
+// conformance folder, the symbolic commands run in-process, and the list of back ends.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "mc/cli/commands.h"
+#include "mc/cli/symbolic_commands.h"
+#include "mc/ir/frontend.h"
+
+namespace symbolic_test {
+
+using namespace tandem;
+
+inline std::unique_ptr<ir::Program> loadText(const std::string& text) {
+  SourceFile file("t.tdm", text);
+  std::ostringstream err;
+  auto p = loadProgram(file, {}, err);
+  REQUIRE_MESSAGE(p, err.str());
+  return p;
+}
+
+inline std::unique_ptr<ir::Program> loadShared(const std::string& name) {
+  std::ostringstream err;
+  auto file = readSourceFile(std::string(TANDEM_SHARED_DIR) + "/conformance/" + name, err);
+  REQUIRE_MESSAGE(file, err.str());
+  auto p = loadProgram(*file, {}, err);
+  REQUIRE_MESSAGE(p, err.str());
+  return p;
+}
+
+struct Run {
+  int exit = -1;
+  nlohmann::json report;
+  std::string err;
+};
+
+// `check` (through the command's dispatch, as the CLI runs it) or `testgen`, with --json.
+inline Run runCommand(const ir::Program& p, cli::Options o) {
+  o.json = true;
+  o.quiet = true;
+  std::ostringstream out, err;
+  cli::Io io{out, err};
+  Run r;
+  r.exit =
+      o.command == "testgen" ? cli::runTestgenCommand(o, p, io) : cli::runCheckCommand(o, p, io);
+  r.err = err.str();
+  if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
+  return r;
+}
+
+inline cli::Options entryOptions(const std::string& entry, const std::string& solver) {
+  cli::Options o;
+  o.command = "check";
+  o.file = "t.tdm";
+  o.entry = entry;
+  o.solver = solver;
+  return o;
+}
+
+inline cli::Options classOptions(const std::string& cls, const std::string& solver) {
+  cli::Options o = entryOptions("", solver);
+  o.cls = cls;
+  return o;
+}
+
+inline const char* const kSolvers[] = {"z3", "cvc5"};
+
+}  // namespace symbolic_test
