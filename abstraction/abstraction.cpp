@@ -1,5 +1,7 @@
 #include "abstraction/abstraction.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -204,18 +206,29 @@ std::string Abstraction::formulaText(const AbstractState& a) const {
   return out.empty() ? "true" : out;
 }
 
-std::string Abstraction::disjunctionText(const std::vector<const AbstractState*>& as) const {
+std::string Abstraction::classInvariantText(uint32_t classIndex,
+                                            const std::vector<const AbstractState*>& as) const {
+  size_t globalExact = 0;
+  for (ir::VarId v : p_.globals)
+    if (isExactType(p_.vars[v].type)) ++globalExact;
+  return disjunctionText(as, global_.size() + p_.classes[classIndex].predicates.size(),
+                         globalExact);
+}
+
+std::string Abstraction::disjunctionText(const std::vector<const AbstractState*>& as,
+                                         size_t keepPreds, size_t keepExact) const {
   if (as.empty()) return "false";
   const Scope& sc = scopeAt(as.front()->pcs);
+  const size_t k = std::min(sc.preds.size(), keepPreds);
+  const size_t exact = std::min(sc.exact.size(), keepExact);
   // A cube: one entry per predicate (Truth, or -1 for "either"), then the exact values.
   using Cube = std::vector<int>;
   std::set<Cube> cubes;
   for (const AbstractState* a : as) {
-    Cube c(a->truth.begin(), a->truth.end());
-    c.insert(c.end(), a->exact.begin(), a->exact.end());
+    Cube c(a->truth.begin(), a->truth.begin() + static_cast<std::ptrdiff_t>(k));
+    c.insert(c.end(), a->exact.begin(), a->exact.begin() + static_cast<std::ptrdiff_t>(exact));
     cubes.insert(std::move(c));
   }
-  const size_t k = sc.preds.size();
   for (bool merged = true; merged;) {
     merged = false;
     for (auto i = cubes.begin(); i != cubes.end() && !merged; ++i) {
@@ -247,7 +260,7 @@ std::string Abstraction::disjunctionText(const std::vector<const AbstractState*>
       else
         add("undefined(" + text + ")");
     }
-    for (size_t i = 0; i < sc.exact.size(); ++i) {
+    for (size_t i = 0; i < exact; ++i) {
       const ir::Variable& var = p_.vars[sc.exact[i].var];
       const auto v = static_cast<uint32_t>(c[k + i]);
       add(var.name + " == " +

@@ -61,7 +61,14 @@ class Abstraction {
   std::string formulaText(const AbstractState& a) const;
   // The disjunction of abstract states at one location vector, with cubes that differ in one
   // predicate merged (x && y || x && !y is printed as x), for the invariant in reports.
-  std::string disjunctionText(const std::vector<const AbstractState*>& as) const;
+  // Only the first `keepPreds` predicates and `keepExact` exact variables of the scope count
+  // (a projection).
+  std::string disjunctionText(const std::vector<const AbstractState*>& as,
+                              size_t keepPreds = SIZE_MAX, size_t keepExact = SIZE_MAX) const;
+  // The class invariant (Sect. 5.1): abstract states at the exits of a class's init and methods
+  // (one frame each), projected on the global and class predicates and global exact variables.
+  std::string classInvariantText(uint32_t classIndex,
+                                 const std::vector<const AbstractState*>& as) const;
   size_t globalPredicateCount() const { return global_.size(); }
 
  private:

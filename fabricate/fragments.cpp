@@ -29,8 +29,13 @@ void collectEdge(const ir::Edge& e, std::set<ir::VarId>& out) {
 
 FragmentBuilder::FragmentBuilder(const ir::Program& p, const abstraction::Abstraction& abs,
                                  const symbolic::SymEvaluator& sev, std::vector<bool> cutpoints,
-                                 std::array<bool, ir::kErrorKinds> tracked)
-    : p_(p), abs_(abs), sev_(sev), cut_(std::move(cutpoints)), tracked_(tracked) {
+                                 std::array<bool, ir::kErrorKinds> tracked, uint32_t classIndex)
+    : p_(p),
+      abs_(abs),
+      sev_(sev),
+      cut_(std::move(cutpoints)),
+      tracked_(tracked),
+      class_(classIndex) {
   for (ir::CfaId c : p.processes)
     for (uint32_t i = 0; i < p.cfas[c].instances; ++i) threadCfa_.push_back(c);
   if (p.rules != ir::kNone) threadCfa_.push_back(p.rules);
@@ -82,14 +87,13 @@ std::vector<SymValue> FragmentBuilder::refCandidates(TypeRef refType,
       if (var.scope == ir::VarScope::Global)
         globalsTaken.insert(v);
       else if (var.scope == ir::VarScope::Local && var.owner == cfa)
-        out.push_back(SymValue::ref(symbolic::SymAddress{exec::AddressBase::Local,
-                                                       static_cast<uint32_t>(d), exec::kNoObject,
-                                                       var.slot, {}}));
+        out.push_back(SymValue::ref(symbolic::SymAddress{
+            exec::AddressBase::Local, static_cast<uint32_t>(d), exec::kNoObject, var.slot, {}}));
     }
   }
   for (ir::VarId v : globalsTaken)
-    out.push_back(SymValue::ref(symbolic::SymAddress{exec::AddressBase::Global, 0,
-                                                     exec::kNoObject, p_.vars[v].slot, {}}));
+    out.push_back(SymValue::ref(
+        symbolic::SymAddress{exec::AddressBase::Global, 0, exec::kNoObject, p_.vars[v].slot, {}}));
   return out;
 }
 
@@ -102,6 +106,7 @@ std::vector<SymConfig> FragmentBuilder::prestates(const std::vector<ir::LocId>& 
     if (v.type->kind == TypeKind::Ref) throw NotImplemented("fabricating global references");
     base.st.globals[v.slot] = freshValue(v.type, v.name);
   }
+  if (class_ != ir::kNone) base.st.heap.push_back(freshObject(base.st.pathCond));
   std::vector<SymConfig> out{base};
   if (p_.isClosed()) {
     for (ir::CfaId c : threadCfa_)
@@ -120,14 +125,19 @@ std::vector<SymConfig> FragmentBuilder::prestates(const std::vector<ir::LocId>& 
     }
     if (p_.cfas[cfa].usesOld) throw NotImplemented("fabricating states of code that uses old()");
     symbolic::SymFrame f{cfa, pcs[depth], {}, callEdge, exec::kNoObject, nullptr};
+    if (class_ != ir::kNone && p_.cfas[cfa].classIndex == class_) f.self = 0;
     for (ir::VarId id : p_.cfas[cfa].locals) {
       const ir::Variable& v = p_.vars[id];
       if (v.slot >= f.locals.size()) f.locals.resize(v.slot + 1);
+      if (v.type->kind == TypeKind::Class)
+        throw NotImplemented("fabricating local variables that hold objects");
       if (v.type->kind == TypeKind::Ref) {
         refs.push_back({{static_cast<uint32_t>(depth), v.slot}, refCandidates(v.type, pcs, depth)});
         f.locals[v.slot] = SymValue::nullRef();
       } else {
         f.locals[v.slot] = freshValue(v.type, v.name);
+        if (f.locals[v.slot].isSymbolicArray())
+          out[0].st.pathCond.push_back(nonNegative(f.locals[v.slot].length));
       }
     }
     out[0].st.frames.push_back(std::move(f));
@@ -143,6 +153,59 @@ std::vector<SymConfig> FragmentBuilder::prestates(const std::vector<ir::LocId>& 
     out = std::move(next);
   }
   return out;
+}
+
+ExprRef FragmentBuilder::nonNegative(ExprRef length) const {
+  ExprManager& em = *p_.exprs;
+  return em.mk(Op::Ge, em.types().boolType(), {length, em.intConst(BigInt(0))});
+}
+
+symbolic::SymObject FragmentBuilder::freshObject(std::vector<ExprRef>& facts) const {
+  const ir::ClassInfo& cls = p_.classes[class_];
+  symbolic::SymObject obj{class_, {}};
+  for (ir::VarId id : cls.fields) {
+    const ir::Variable& v = p_.vars[id];
+    if (v.slot >= obj.fields.size()) obj.fields.resize(v.slot + 1);
+    if (v.type->kind == TypeKind::Ref || v.type->kind == TypeKind::Class)
+      throw NotImplemented("fabricating objects whose fields are references or objects");
+    obj.fields[v.slot] = freshValue(v.type, cls.name + "." + v.name);
+    if (obj.fields[v.slot].isSymbolicArray())
+      facts.push_back(nonNegative(obj.fields[v.slot].length));
+  }
+  return obj;
+}
+
+void FragmentBuilder::callMethods(const Branch& b, ir::EdgeId ret, std::vector<Branch>& next,
+                                  std::vector<FragmentEnd>& ends) const {
+  const exec::ObjectId self = b.c.st.frames.back().self;
+  for (ir::CfaId m : p_.classes[class_].methods) {
+    const ir::Cfa& cfa = p_.cfas[m];
+    if (cfa.usesOld) throw NotImplemented("fabrication of code that uses old()");
+    Branch n = b;
+    n.c.st.frames.clear();
+    symbolic::SymFrame f{m, cfa.entry, {}, ir::kNone, self, nullptr};
+    for (ir::VarId v : cfa.locals) {
+      const ir::Variable& var = p_.vars[v];
+      if (var.slot >= f.locals.size()) f.locals.resize(var.slot + 1);
+      f.locals[var.slot] = sev_.fromValue(exec::defaultValue(var.type), var.type);
+    }
+    const std::string prefix = cfa.name.substr(cfa.name.rfind('.') + 1) + ".";
+    for (ir::VarId v : cfa.params) {
+      const ir::Variable& var = p_.vars[v];
+      if (var.type->kind == TypeKind::Ref || var.type->kind == TypeKind::Class)
+        throw NotImplemented("method parameters that are references or objects");
+      f.locals[var.slot] = freshValue(var.type, prefix + var.name);
+      if (f.locals[var.slot].isSymbolicArray())
+        n.pc.push_back(nonNegative(f.locals[var.slot].length));
+    }
+    n.c.st.frames.push_back(std::move(f));
+    n.c.pcs.assign(1, cfa.entry);
+    bool ok = true;
+    assign(n, cfa.entryInits, false, ret, ends, ok);
+    if (!ok) continue;
+    n.edges.push_back(ret);
+    next.push_back(std::move(n));
+  }
 }
 
 SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond) const {
@@ -168,6 +231,16 @@ SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& 
   } else {
     const ir::Cfa& cfa = p_.cfas[entry];
     symbolic::SymFrame f{entry, cfa.entry, {}, ir::kNone, exec::kNoObject, nullptr};
+    if (cfa.kind == ir::CfaKind::ClassInit) {  // a new object: fields from their initialisers
+      symbolic::SymObject obj{cfa.classIndex, {}};
+      for (ir::VarId id : p_.classes[cfa.classIndex].fields) {
+        const ir::Variable& v = p_.vars[id];
+        if (v.slot >= obj.fields.size()) obj.fields.resize(v.slot + 1);
+        obj.fields[v.slot] = sev_.defaultOf(v.type);
+      }
+      f.self = static_cast<exec::ObjectId>(c.st.heap.size());
+      c.st.heap.push_back(std::move(obj));
+    }
     for (ir::VarId id : cfa.locals) {
       const ir::Variable& v = p_.vars[id];
       if (v.slot >= f.locals.size()) f.locals.resize(v.slot + 1);
@@ -179,6 +252,14 @@ SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& 
     }
     c.st.frames.push_back(std::move(f));
     c.pcs.push_back(cfa.entry);
+    if (cfa.kind == ir::CfaKind::ClassInit) {
+      // In order, with `this` (and the fields before) in scope, as the evaluator does.
+      symbolic::SymObject& obj = c.st.heap[c.st.frames.back().self];
+      for (ir::VarId id : p_.classes[cfa.classIndex].fields) {
+        const ir::Variable& v = p_.vars[id];
+        if (v.init) obj.fields[v.slot] = sev_.coerce(sev_.eval(v.init, c.st, obls), v.type);
+      }
+    }
     Branch b{c, {}, {}};
     std::vector<FragmentEnd> ignored;
     bool ok = true;
@@ -331,6 +412,11 @@ void FragmentBuilder::step(const Branch& b, size_t t, ir::EdgeId id, std::vector
     }
     case ir::EdgeKind::Return: {
       if (p_.isClosed()) throw NotImplemented("fabrication across returns in processes");
+      if (n.c.st.frames.size() == 1 && class_ != ir::kNone &&
+          n.c.st.frames.back().self != exec::kNoObject) {
+        callMethods(n, id, next, ends);
+        return;
+      }
       if (n.c.st.frames.size() == 1) {
         FragmentEnd e;
         e.kind = FragmentEnd::Kind::Terminated;

@@ -29,17 +29,23 @@ class FragmentBuilder {
  public:
   FragmentBuilder(const ir::Program& p, const abstraction::Abstraction& abs,
                   const symbolic::SymEvaluator& sev, std::vector<bool> cutpoints,
-                  std::array<bool, ir::kErrorKinds> tracked);
+                  std::array<bool, ir::kErrorKinds> tracked, uint32_t classIndex = ir::kNone);
 
   // A symbolic configuration at `pcs` (one location per thread, or the call stack of an open
-  // system) whose scalar variables are fresh symbols. References take
-  // each value they can have (null or the address of a variable whose address the code takes),
-  // one configuration per combination. Throws symbolic::NotImplemented for state shapes the
-  // fabrication does not handle yet (objects, dynamic arrays, process-local variables).
+  // system) whose scalar variables and arrays (of symbolic length) are fresh symbols. References
+  // take each value they can have (null or the address of a variable whose address the code
+  // takes), one configuration per combination. Class analysis: the object under test (object 0,
+  // `this` of the class's frames) has fresh fields. Conditions every state satisfies (array
+  // lengths are not negative) are in the configuration's path condition. Throws
+  // symbolic::NotImplemented for state shapes the fabrication does not handle yet (references
+  // between objects, process-local variables).
   std::vector<SymConfig> prestates(const std::vector<ir::LocId>& pcs) const;
   // The symbolic initial configuration: inputs (entry parameters, uninitialised globals) are
   // fresh symbols; `init` conditions and failing initialisers go into `initCond`.
   SymConfig initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond) const;
+  // Class analysis: a fragment that reaches the return of init or of a method goes on with a call
+  // of every method, with fresh symbols as arguments (so that the invariance check quantifies
+  // over them).
   std::vector<FragmentEnd> fragments(const SymConfig& pre) const;
   bool isCutpoint(const std::vector<ir::LocId>& pcs) const;
 
@@ -66,6 +72,12 @@ class FragmentBuilder {
                                                 size_t depth) const;
   // The location of thread `t` (closed systems), or of the top frame (open systems).
   ir::LocId& pcOf(SymConfig& c, size_t t) const;
+  ExprRef nonNegative(ExprRef length) const;  // length >= 0
+  // Class analysis: fresh values for the fields of object `self` of the class under test.
+  symbolic::SymObject freshObject(std::vector<ExprRef>& facts) const;
+  // Class analysis: the branches calling each method after the object's init or method returned.
+  void callMethods(const Branch& b, ir::EdgeId ret, std::vector<Branch>& next,
+                   std::vector<FragmentEnd>& ends) const;
   static constexpr size_t kMaxStack = 16;
 
   const ir::Program& p_;
@@ -74,6 +86,7 @@ class FragmentBuilder {
   std::vector<bool> cut_;
   std::array<bool, ir::kErrorKinds> tracked_;
   std::vector<ir::CfaId> threadCfa_;  // closed systems: the CFA of each thread
+  uint32_t class_;                    // class analysis: the class under test (else kNone)
 };
 
 }  // namespace tandem::fabricate

@@ -35,7 +35,7 @@ class Prover {
         o_(o),
         abs_(p, ev, o.extraPredicates),
         sev_(p, ev),
-        frag_(p, abs_, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked),
+        frag_(p, abs_, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked, o.classIndex),
         sys_(p, ev, genericOptions(p, o)) {}
 
   ProveResult run();
@@ -63,6 +63,8 @@ class Prover {
     g.tracked = o.tracked;
     g.entry = o.entry;
     g.entryHasNoInputs = o.entry != ir::kNone && p.cfas[o.entry].params.empty();
+    g.classIndex = o.classIndex;
+    g.argPool = o.argPool;
     return g;
   }
   bool timeUp() const {
@@ -301,6 +303,7 @@ Prover::Fragments& Prover::fragmentsOf(uint32_t id) {
   Fragments& f = *slot;
   for (SymConfig& pre : frag_.prestates(nodes_[id].state.pcs)) {
     ExprRef g = abs_.gamma(nodes_[id].state, pre, sev_);
+    for (ExprRef fact : pre.st.pathCond) g = p_.exprs->mkAnd(g, fact);  // e.g. lengths >= 0
     if (g->isFalse()) continue;  // a reference combination this abstract state excludes
     f.ends.push_back(frag_.fragments(pre));
     f.closed.emplace_back(f.ends.back().size(), false);
@@ -312,6 +315,14 @@ Prover::Fragments& Prover::fragmentsOf(uint32_t id) {
 
 exec::State Prover::shape() const {
   exec::ScriptedChooser chooser;
+  if (o_.classIndex != ir::kNone) {
+    std::vector<exec::Value> args;
+    for (ir::VarId v : p_.cfas[o_.entry].params)
+      args.push_back(exec::defaultValue(p_.vars[v].type));
+    auto s = ev_.makeClassInitState(o_.classIndex, std::move(args), chooser);
+    if (!s) throw symbolic::NotImplemented("a state shape (" + s.error().message + ")");
+    return std::move(s).value();
+  }
   auto s = o_.entry == ir::kNone ? ev_.makeInitialState(chooser)
                                  : ev_.makeEntryState(
                                        o_.entry,
@@ -521,6 +532,15 @@ ProveResult Prover::run() {
     std::vector<const AbstractState*> states;
     for (uint32_t id : ids) states.push_back(&nodes_[id].state);
     r.invariant.emplace_back(abs_.locationText(pcs), abs_.disjunctionText(states));
+  }
+  if (o_.classIndex != ir::kNone) {
+    std::vector<const AbstractState*> exits;
+    for (const AbstractNode& n : nodes_) {
+      const ir::Location& l = p_.locs[n.state.pcs.back()];
+      if (n.state.pcs.size() == 1 && l.isExit && p_.cfas[l.cfa].classIndex == o_.classIndex)
+        exits.push_back(&n.state);
+    }
+    r.classInvariant = abs_.classInvariantText(o_.classIndex, exits);
   }
   r.nodes = nodes_;
   r.edges.assign(edges_.begin(), edges_.end());

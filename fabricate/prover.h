@@ -21,7 +21,11 @@
 namespace tandem::fabricate {
 
 struct ProveOptions {
-  ir::CfaId entry = ir::kNone;  // open systems: the entry procedure
+  ir::CfaId entry = ir::kNone;  // open systems: the entry procedure (class analysis: C's init)
+  // Class analysis (Sect. 5.1): init, then any method on any state found at a method exit.
+  // Execution draws integer arguments from `argPool`; the invariance checks take all values.
+  uint32_t classIndex = ir::kNone;
+  std::vector<int64_t> argPool;
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
   bool hybrid = false;  // Sect. 5.3: prune execution at known abstract states
   // Fabricate: the paper's method. The two baselines compute the same fixpoint without execution:
@@ -82,6 +86,7 @@ struct ProveResult {
   std::vector<AbstractEdge> edges;
   // Per cutpoint (location text): the disjunction of its abstract states.
   std::vector<std::pair<std::string, std::string>> invariant;
+  std::string classInvariant;  // class analysis: at the exits of init and the methods
   ProveStats stats;
 };
 

@@ -1,8 +1,10 @@
 // `tandem prove`: abstraction fabrication (fabricate/prover.h), then triage of a potential error
 // (a bounded search from the real initial states, aimed at the same error), --check-proof with
 // the other back end, --dot of the abstract state graph, and the report.
+#include <algorithm>
 #include <fstream>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "abstraction/auto_predicates.h"
@@ -146,6 +148,7 @@ std::optional<ErrorInfo> triage(const Options& o, const ir::Program& p, exec::Ev
   so.maxDepth = 500;
   so.maxStates = 100000;
   so.timeoutSeconds = 20;
+  if (po.classIndex != ir::kNone) so.maxCalls = 4;  // a bounded search: fewest calls first
   (void)o;
   symbolic::ExploreResult r = symbolic::exploreSymbolic(p, ev, solver, so);
   for (const symbolic::PathEnd& end : r.ends) {
@@ -159,6 +162,20 @@ std::optional<ErrorInfo> triage(const Options& o, const ir::Program& p, exec::Ev
     return info;
   }
   return std::nullopt;
+}
+
+// Class analysis: the integer arguments execution tries (ISSTA'06, Sect. 5.1: "a small concrete
+// pool"): the constants of the class's `test` declarations and -1, 0, 1. The invariance checks do
+// not depend on it: they quantify over every argument value.
+std::vector<int64_t> argumentPool(const ir::Program& p, ir::CfaId init) {
+  std::set<int64_t> pool{-1, 0, 1};
+  for (const ir::Test& t : p.tests) {
+    if (t.isState || t.cfa != init) continue;
+    for (ExprRef a : t.args)
+      if (a->op == Op::IntConst)
+        if (auto v = a->value.toInt64(); v && pool.size() < 8) pool.insert(*v);
+  }
+  return {pool.begin(), pool.end()};
 }
 
 void writeDot(const std::string& path, const ir::Program& p, const fabricate::ProveResult& r,
@@ -191,10 +208,6 @@ void writeDot(const std::string& path, const ir::Program& p, const fabricate::Pr
 }  // namespace
 
 int runProveCommand(const Options& o, ir::Program& p, Io io) {
-  if (!o.cls.empty()) {
-    io.err << "tandem: error: prove --class is not implemented yet\n";
-    return 2;
-  }
   auto tracked = trackedKinds(o, io.err);
   if (!tracked) return 2;
   fabricate::ProveOptions po;
@@ -219,7 +232,21 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
   po.seed = o.seed;
   po.timeoutSeconds = o.timeout;
   po.maxStates = o.maxStates;
-  if (!o.entry.empty()) {
+  if (!o.cls.empty()) {
+    if (!o.entry.empty()) {
+      io.err << "tandem: error: --entry and --class exclude each other: give one of them\n";
+      return 2;
+    }
+    auto it = std::find_if(p.classes.begin(), p.classes.end(),
+                           [&](const ir::ClassInfo& c) { return c.name == o.cls; });
+    if (it == p.classes.end()) {
+      io.err << "tandem: error: no class '" << o.cls << "' in " << o.file << "\n";
+      return 2;
+    }
+    po.classIndex = static_cast<uint32_t>(it - p.classes.begin());
+    po.entry = it->init;
+    po.argPool = argumentPool(p, po.entry);
+  } else if (!o.entry.empty()) {
     po.entry = p.findCfaId(o.entry, ir::CfaKind::Proc);
     if (po.entry == ir::kNone) {
       io.err << "tandem: error: no procedure '" << o.entry << "' in " << o.file << "\n";
@@ -235,6 +262,8 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
     std::vector<ir::CfaId> cfas = p.processes;
     if (p.rules != ir::kNone) cfas.push_back(p.rules);
     if (po.entry != ir::kNone) cfas.push_back(po.entry);
+    if (po.classIndex != ir::kNone)
+      for (ir::CfaId m : p.classes[po.classIndex].methods) cfas.push_back(m);
     for (ExprRef e : abstraction::defaultPredicates(p, cfas)) po.extraPredicates.push_back(e);
   }
   exec::NativeRegistry natives;
@@ -309,6 +338,11 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
     }
     rep.extra["invariant"] = text;
     rep.extra["invariant_per_cutpoint"] = per;
+    if (po.classIndex != ir::kNone) rep.extra["class_invariant"] = r.classInvariant;
+  }
+  if (po.classIndex != ir::kNone) {
+    rep.extra["class"] = o.cls;
+    rep.extra["argument_pool"] = po.argPool;
   }
   const fabricate::ProveStats& s = r.stats;
   rep.stats["states"] = s.concreteStates;
@@ -335,6 +369,8 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
   if (rep.verdict == Verdict::Proved) {
     io.out << "invariant (" << s.abstractStates << " abstract states):\n";
     for (const auto& [loc, f] : r.invariant) io.out << "  " << loc << ": " << f << "\n";
+    if (po.classIndex != ir::kNone)
+      io.out << "class invariant of " << o.cls << ": " << r.classInvariant << "\n";
   }
   if (rep.verdict == Verdict::PotentialError)
     io.out << "(reached from a fabricated state; no execution from an initial state reached it "

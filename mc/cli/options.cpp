@@ -50,7 +50,7 @@ po::options_description describe(Options& o) {
     ("max-states", po::value<uint64_t>(), "bound on the stored states")
     ("timeout", po::value<double>(), "bound on the run time, seconds")
     ("memory-limit", po::value<uint64_t>(), "bound on the memory, MB")
-    ("check", po::value<std::vector<std::string>>()->multitoken(),
+    ("check", po::value<std::vector<std::string>>(),
      "error kinds tracked: assert,invariant,index-out-of-bounds,null-deref,div-by-zero,negative-size")
     ("invariant", po::value(&o.invariants), "an extra safety property (expression); repeatable")
     ("deadlock", po::bool_switch(&o.deadlock), "report states with no enabled step")

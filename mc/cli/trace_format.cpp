@@ -89,6 +89,18 @@ nlohmann::json locationsJson(const ir::Program& p, const exec::State& s) {
 }
 
 std::string moveText(const ir::Program& p, const search::Move& m) {
+  if (m.method != ir::kNone) {  // a method call of the class analysis
+    const ir::Cfa& cfa = p.cfas[m.method];
+    std::string s = "call " + cfa.name.substr(cfa.name.rfind('.') + 1) + "(";
+    for (size_t i = 0; i < m.args.size(); ++i) {
+      TypeRef t = i < cfa.params.size() ? p.vars[cfa.params[i]].type : nullptr;
+      std::string v = std::to_string(m.args[i]);
+      if (t && t->kind == TypeKind::Bool) v = m.args[i] ? "true" : "false";
+      if (t && t->kind == TypeKind::Enum) v = t->members[static_cast<size_t>(m.args[i])];
+      s += (i ? ", " : "") + v;
+    }
+    return s + ")";
+  }
   std::string s;
   for (auto e : m.edges) s += (s.empty() ? "" : "; ") + p.edges[e].text;
   return s;

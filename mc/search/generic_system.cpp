@@ -53,6 +53,33 @@ class GenericSystem::Enumerator final : public exec::Chooser {
   bool unbounded_ = false;
 };
 
+namespace {
+
+exec::Value poolValue(TypeRef t, int64_t v) {
+  switch (t->kind) {
+    case TypeKind::I32:
+      return exec::Value::i32(v);
+    case TypeKind::I64:
+      return exec::Value::i64(v);
+    case TypeKind::Bool:
+      return exec::Value::boolean(v != 0);
+    case TypeKind::Enum:
+      return exec::Value::enumMember(t, static_cast<uint32_t>(v));
+    default:
+      return exec::Value::integer(BigInt(v));
+  }
+}
+
+std::vector<exec::Value> poolValues(const ir::Program& p, const std::vector<ir::VarId>& params,
+                                    const std::vector<int64_t>& args) {
+  std::vector<exec::Value> out;
+  for (size_t i = 0; i < params.size() && i < args.size(); ++i)
+    out.push_back(poolValue(p.vars[params[i]].type, args[i]));
+  return out;
+}
+
+}  // namespace
+
 GenericSystem::GenericSystem(const ir::Program& p, exec::Evaluator& ev, GenericOptions opts)
     : p_(p), ev_(ev), opts_(opts), codec_(p) {}
 
@@ -116,9 +143,85 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
     make([&](exec::Chooser& c) { return ev_.makeEntryState(opts_.entry, {}, c); });
     return;
   }
+  bool fromTests = false;
   for (const auto& t : p_.tests)
-    if (!t.isState && t.cfa == opts_.entry)
+    if (!t.isState && t.cfa == opts_.entry) {
+      fromTests = true;
       make([&](exec::Chooser& c) { return ev_.makeTestState(t, c); });
+    }
+  if (fromTests || opts_.classIndex == ir::kNone) return;
+  const ir::Cfa& init = p_.cfas[opts_.entry];
+  auto tuples = argTuples(init.params, 256);
+  if (!tuples) {
+    sink.incomplete("an argument of " + init.name + " cannot take values from the pool");
+    return;
+  }
+  for (const auto& tuple : *tuples)
+    make([&](exec::Chooser& c) {
+      return ev_.makeClassInitState(opts_.classIndex, poolValues(p_, init.params, tuple), c);
+    });
+}
+
+std::optional<std::vector<std::vector<int64_t>>> GenericSystem::argTuples(
+    const std::vector<ir::VarId>& params, size_t limit) const {
+  std::vector<std::vector<int64_t>> out{{}};
+  for (ir::VarId v : params) {
+    TypeRef t = p_.vars[v].type;
+    std::vector<int64_t> domain;
+    if (t->kind == TypeKind::Bool) {
+      domain = {0, 1};
+    } else if (t->kind == TypeKind::Enum) {
+      for (size_t i = 0; i < t->members.size(); ++i) domain.push_back(static_cast<int64_t>(i));
+    } else if (t->isIntegral()) {
+      domain = opts_.argPool;
+    } else {
+      return std::nullopt;
+    }
+    std::vector<std::vector<int64_t>> next;
+    for (const auto& prefix : out)
+      for (int64_t x : domain) {
+        if (next.size() >= limit) break;  // a bounded sample: execution is only a heuristic here
+        next.push_back(prefix);
+        next.back().push_back(x);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+void GenericSystem::methodCalls(const exec::State& s, SuccessorSink& sink) {
+  const exec::Frame& f = s.threads[0].top();
+  for (ir::CfaId m : p_.classes[opts_.classIndex].methods) {
+    auto tuples = argTuples(p_.cfas[m].params, 64);
+    if (!tuples) {
+      sink.incomplete("an argument of " + p_.cfas[m].name + " cannot take values from the pool");
+      continue;
+    }
+    for (const auto& tuple : *tuples) {
+      Enumerator en({});
+      do {
+        exec::State n = s;
+        auto st = ev_.startMethod(n, 0, m, poolValues(p_, p_.cfas[m].params, tuple), f.self, en);
+        Move mv;
+        mv.method = m;
+        mv.args = tuple;
+        mv.choices.assign(en.taken().begin(), en.taken().end());
+        if (en.unbounded()) {
+          sink.incomplete("a nondeterministic value of an unbounded type in the declarations of " +
+                          p_.cfas[m].name);
+          break;
+        }
+        if (!st.ok()) {
+          if (st.error().limit)
+            sink.incomplete(st.error().message);
+          else if (tracked(st.error().kind))
+            sink.error({st.error().kind, st.error().loc, st.error().message, mv});
+          continue;
+        }
+        emit(n, mv, sink);
+      } while (en.advance());
+    }
+  }
 }
 
 void GenericSystem::expand(const exec::State& s, exec::ThreadId t, Move& move, unsigned depth,
@@ -169,6 +272,11 @@ void GenericSystem::expand(const exec::State& s, exec::ThreadId t, Move& move, u
 
 bool GenericSystem::successors(std::string_view state, SuccessorSink& sink) {
   exec::State s = codec_.decode(state);
+  if (opts_.classIndex != ir::kNone && s.threads.size() == 1 && ev_.terminated(s, 0) &&
+      s.threads[0].top().self != exec::kNoObject) {
+    methodCalls(s, sink);
+    return true;
+  }
   bool any = false;
   for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
     if (ev_.enabledEdges(s, t).empty()) continue;
@@ -220,6 +328,16 @@ std::optional<exec::State> GenericSystem::replay(const exec::State& state, const
     const std::vector<uint32_t>& c_;
     size_t i_ = 0;
   } script(move.choices);
+  if (move.method != ir::kNone) {
+    const exec::ObjectId self = s.threads[move.thread].top().self;
+    auto st = ev_.startMethod(s, move.thread, move.method,
+                              poolValues(p_, p_.cfas[move.method].params, move.args), self, script);
+    if (!st.ok()) {
+      if (error) *error = FoundError{st.error().kind, st.error().loc, st.error().message, move};
+      return std::nullopt;
+    }
+    return s;
+  }
   for (size_t i = 0; i < move.edges.size(); ++i) {
     auto r = ev_.execute(s, move.thread, move.edges[i], script);
     if (r.status() == exec::StepStatus::Error) {

@@ -21,6 +21,11 @@ struct GenericOptions {
   // exploration starts from the entry with no arguments; otherwise from its `test` inputs.
   ir::CfaId entry = ir::kNone;
   bool entryHasNoInputs = false;
+  // Class analysis (`entry` is the class's init): once the object's init or a method has
+  // returned, any method may be called next, with arguments from `argPool` (integer parameters;
+  // bools and enums take every value). Without tests, init's arguments come from the pool too.
+  uint32_t classIndex = ir::kNone;
+  std::vector<int64_t> argPool;
 };
 
 class GenericSystem final : public TransitionSystem {
@@ -43,6 +48,11 @@ class GenericSystem final : public TransitionSystem {
   void expand(const exec::State& s, exec::ThreadId t, Move& move, unsigned depth,
               SuccessorSink& sink);
   void emit(const exec::State& s, const Move& move, SuccessorSink& sink);
+  // Class analysis: the method calls possible from `s` (a returned init or method).
+  void methodCalls(const exec::State& s, SuccessorSink& sink);
+  // Every tuple of arguments for `params` (empty if a type cannot take values from the pool).
+  std::optional<std::vector<std::vector<int64_t>>> argTuples(const std::vector<ir::VarId>& params,
+                                                             size_t limit) const;
   bool tracked(ir::ErrorKind k) const { return opts_.tracked[static_cast<size_t>(k)]; }
 
   const ir::Program& p_;

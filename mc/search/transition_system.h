@@ -18,10 +18,14 @@ namespace tandem::search {
 
 // How a successor was reached: the thread that moved and the edges it took (several inside an
 // `atomic` block), plus the nondeterministic choices made on the way (as indices).
+// A class analysis also moves by calling a method on the object under test: `method` is set, the
+// arguments are in `args` (integers; bools and enum members by index) and `edges` is empty.
 struct Move {
   uint32_t thread = 0;
   std::vector<ir::EdgeId> edges;
   std::vector<uint32_t> choices;
+  ir::CfaId method = ir::kNone;
+  std::vector<int64_t> args;
 };
 
 // An error found while computing successors (a failing assert or implicit check on an edge).

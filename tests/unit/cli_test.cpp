@@ -326,4 +326,14 @@ TEST_CASE("cli: an unsupported DVE construct exits 2 with FILE:LINE:COL") {
   }
 }
 
+TEST_CASE("cli: --check takes one comma-separated word, so the file may follow it") {
+  // `--check KIND,...` once swallowed every word after it, the file included.
+  auto r = tandem({"prove", "--class", "BoundedStack", "--check", "index-out-of-bounds",
+                   conformance("bounded_stack_fixed.tdm"), "--json"});
+  CHECK(r.rc == 0);
+  REQUIRE(r.report.is_object());
+  CHECK(r.report["verdict"] == "proved");
+  CHECK(r.report["class_invariant"] == "0 <= size && size <= max && max == len(elems)");
+}
+
 }  // namespace tandem
