@@ -129,7 +129,8 @@ void Exporter::clausesFrom(const std::vector<ir::LocId>& pcs) {
 
 HornSystem Exporter::run() {
   std::vector<ExprRef> initCond;
-  const SymConfig c0 = frag_.initialConfig(o_.entry, initCond);
+  SymConfig c0 = frag_.initialConfig(o_.entry, initCond);
+  inputsToElementForm(p_, sev_, c0, initCond);
   if (!frag_.isCutpoint(c0.pcs))
     throw Unsupported("initial locations that are not cutpoints (" + abs_.locationText(c0.pcs) +
                       ")");

@@ -1,8 +1,11 @@
 #include "chc/state_layout.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "chc/unsupported.h"
+#include "mc/symbolic/complex_terms.h"
 
 namespace tandem::chc {
 
@@ -21,7 +24,57 @@ bool sameAddress(const SymAddress& a, const SymAddress& b) {
          a.path == b.path;
 }
 
+// Element symbols for the array input `v` (recursively through element-form arrays); the
+// selects they replace go into `map`, the array symbols into `arrays`.
+SymValue elementInputs(const ir::Program& p, const symbolic::SymEvaluator& sev,
+                       const std::string& name, TypeRef t, const SymValue& v,
+                       std::map<ExprRef, ExprRef>& map, std::vector<ExprRef>& arrays) {
+  if (!t->isFixedArray() || t->length > kMaxElements || v.kind != SymValue::Kind::Array) return v;
+  std::vector<SymValue> xs;
+  if (v.elems) {
+    for (size_t i = 0; i < v.elems->size(); ++i)
+      xs.push_back(elementInputs(p, sev, name + "_" + std::to_string(i), t->elem, (*v.elems)[i],
+                                 map, arrays));
+    return SymValue::array(std::move(xs));
+  }
+  if (v.expr->op != Op::Symbol || !symbolic::isScalarType(t->elem)) return v;
+  arrays.push_back(v.expr);
+  for (int64_t i = 0; i < t->length; ++i) {
+    ExprRef e = p.exprs->freshSymbol(name + "_" + std::to_string(i), t->elem);
+    map[sev.element(v, p.exprs->intConst(BigInt(i)), t->elem).expr] = e;
+    xs.push_back(SymValue::scalar(e));
+  }
+  return SymValue::array(std::move(xs));
+}
+
 }  // namespace
+
+void inputsToElementForm(const ir::Program& p, const symbolic::SymEvaluator& sev, SymConfig& c,
+                         std::vector<ExprRef>& conds) {
+  std::map<ExprRef, ExprRef> map;
+  std::vector<ExprRef> arrays;
+  for (ir::VarId id : p.globals) {
+    const ir::Variable& v = p.vars[id];
+    if (v.slot < c.st.globals.size())
+      c.st.globals[v.slot] =
+          elementInputs(p, sev, v.name, v.type, c.st.globals[v.slot], map, arrays);
+  }
+  for (symbolic::SymFrame& f : c.st.frames)
+    for (ir::VarId id : p.cfas[f.cfa].locals) {
+      const ir::Variable& v = p.vars[id];
+      if (v.slot < f.locals.size())
+        f.locals[v.slot] = elementInputs(p, sev, v.name, v.type, f.locals[v.slot], map, arrays);
+    }
+  if (map.empty()) return;
+  std::vector<ExprRef> symbols;
+  for (ExprRef& x : conds) {
+    x = symbolic::substitute(*p.exprs, x, map);
+    symbolic::collectSymbols(x, symbols);
+  }
+  const std::set<ExprRef> left(symbols.begin(), symbols.end());
+  for (const auto& [select, element] : map)
+    if (left.count(select->kid(0))) conds.push_back(p.exprs->mkEq(element, select));
+}
 
 StateLayout::StateLayout(const ir::Program& p, const symbolic::SymEvaluator& sev,
                          std::vector<SymConfig>& pres)

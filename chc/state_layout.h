@@ -50,4 +50,11 @@ class StateLayout {
   std::vector<std::vector<symbolic::SymAddress>> refCodes_;  // per reference, in slot order
 };
 
+// The initial configuration's array inputs (symbols of fixed-length arrays of scalars) in element
+// form: `select(A, i)` in `conds` becomes the element's symbol, so the initial clause needs no
+// array theory either. Where A is used otherwise (a symbolic index), `conds` also gets
+// A[i] == element.
+void inputsToElementForm(const ir::Program& p, const symbolic::SymEvaluator& sev, SymConfig& c,
+                         std::vector<ExprRef>& conds);
+
 }  // namespace tandem::chc
