@@ -20,9 +20,9 @@ exec::Value modelValue(const symbolic::SymValue& v, TypeRef t, const smt::Model&
     case symbolic::SymValue::Kind::Ref: {
       if (!v.addr) return exec::Value::null();
       const symbolic::SymAddress& a = *v.addr;
-      exec::Address out{a.base, 0, a.frame,
-                        a.base == exec::AddressBase::Field ? a.object : exec::ObjectId{0},
-                        a.slot, {}};
+      exec::Address out{a.base,  0,
+                        a.frame, a.base == exec::AddressBase::Field ? a.object : exec::ObjectId{0},
+                        a.slot,  {}};
       for (ExprRef i : a.path)
         out.path.push_back(static_cast<uint64_t>(intIn(m, i).toInt64().value_or(0)));
       return exec::Value::ref(std::move(out));
@@ -52,8 +52,8 @@ exec::Value modelValue(const symbolic::SymValue& v, TypeRef t, const smt::Model&
   return scalarValue(t ? t : v.expr->type, intIn(m, v.expr));
 }
 
-exec::State concretize(const ir::Program& p, const abstraction::SymConfig& c,
-                       const smt::Model& m, exec::State shape) {
+exec::State concretize(const ir::Program& p, const abstraction::SymConfig& c, const smt::Model& m,
+                       exec::State shape) {
   for (ir::VarId id : p.globals) {
     const ir::Variable& v = p.vars[id];
     shape.globals[v.slot] = modelValue(c.st.globals[v.slot], v.type, m);

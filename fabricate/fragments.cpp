@@ -82,14 +82,13 @@ std::vector<SymValue> FragmentBuilder::refCandidates(TypeRef refType,
       if (var.scope == ir::VarScope::Global)
         globalsTaken.insert(v);
       else if (var.scope == ir::VarScope::Local && var.owner == cfa)
-        out.push_back(SymValue::ref(symbolic::SymAddress{exec::AddressBase::Local,
-                                                       static_cast<uint32_t>(d), exec::kNoObject,
-                                                       var.slot, {}}));
+        out.push_back(SymValue::ref(symbolic::SymAddress{
+            exec::AddressBase::Local, static_cast<uint32_t>(d), exec::kNoObject, var.slot, {}}));
     }
   }
   for (ir::VarId v : globalsTaken)
-    out.push_back(SymValue::ref(symbolic::SymAddress{exec::AddressBase::Global, 0,
-                                                     exec::kNoObject, p_.vars[v].slot, {}}));
+    out.push_back(SymValue::ref(
+        symbolic::SymAddress{exec::AddressBase::Global, 0, exec::kNoObject, p_.vars[v].slot, {}}));
   return out;
 }
 
