@@ -23,10 +23,12 @@ bool mentionsCall(ExprRef root) {
   return false;
 }
 
-// "main.a[1]" -> "main.a_1": the variable's name without the characters SMT-LIB would quote.
+// "main.a[1]" -> "a_1": the variable's own name (as the prestates' symbols have it) without the
+// characters SMT-LIB would quote; the symbol's "!<id>" keeps frames apart.
 std::string symbolBase(const std::string& name) {
   std::string out;
-  for (char c : name)
+  const size_t dot = name.rfind('.', name.find('['));
+  for (char c : name.substr(dot == std::string::npos ? 0 : dot + 1))
     if (c == '[')
       out += '_';
     else if (c != ']')
