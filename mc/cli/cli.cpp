@@ -86,6 +86,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   if (o.command == "check") return runCheckCommand(o, *program, io);
   if (o.command == "testgen") return runTestgenCommand(o, *program, io);
   if (o.command == "prove") return runProveCommand(o, *program, io);
+  if (o.command == "export-chc") return runExportChcCommand(o, *program, io);
   err << "tandem: error: command '" << o.command << "' is not implemented yet\n";
   return 2;
 }

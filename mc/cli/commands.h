@@ -16,5 +16,6 @@ struct Io {
 int runIrCommand(const Options& o, const ir::Program& p, Io io);
 int runRunCommand(const Options& o, const ir::Program& p, Io io);
 int runCheckCommand(const Options& o, const ir::Program& p, Io io);
+int runExportChcCommand(const Options& o, const ir::Program& p, Io io);
 
 }  // namespace tandem::cli

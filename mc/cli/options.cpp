@@ -8,7 +8,8 @@ namespace po = boost::program_options;
 namespace tandem::cli {
 
 const std::vector<std::string>& implementedCommands() {
-  static const std::vector<std::string> kCommands = {"check", "ir", "prove", "run", "testgen"};
+  static const std::vector<std::string> kCommands = {"check", "export-chc", "ir",
+                                                     "prove", "run",        "testgen"};
   return kCommands;
 }
 
@@ -59,6 +60,7 @@ po::options_description describe(Options& o) {
     ("stats", po::bool_switch(&o.stats), "print statistics")
     ("quiet", po::bool_switch(&o.quiet), "no progress line")
     ("dot", po::value(&o.dot), "write the state graph in Graphviz format")
+    ("output,o", po::value(&o.output), "export-chc: write the clauses to FILE (default: stdout)")
     ("solver", po::value(&o.solver)->default_value(o.solver), "z3|cvc5")
     ("check-proof", po::bool_switch(&o.checkProof), "re-check a proof with the other solver")
     ("solver-timeout-ms", po::value(&o.solverTimeoutMs)->default_value(o.solverTimeoutMs), "per query")
@@ -118,7 +120,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
        << "  cover FILE     bounded infeasible-code detection\n"
        << "  run FILE       one concrete execution, step by step\n"
        << "  ir FILE        parse, check and print the control-flow IR\n"
-       << "  export-chc FILE  write Horn clauses (SMT-LIB2)\n\n"
+       << "  export-chc FILE  write Horn clauses (SMT-LIB2; z3 says sat iff safe)\n\n"
        << desc;
   if (vm.count("help")) {
     r.status = ParseStatus::Help;
@@ -161,6 +163,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   if (!oneOf(o.solver, {"z3", "cvc5"}))
     return fail("--solver must be z3 or cvc5, not '" + o.solver + "'");
   if (!oneOf(o.cutpoints, {"loops", "all"})) return fail("--cutpoints must be loops or all");
+  if (!o.output.empty() && o.command != "export-chc") return fail("-o is an option of export-chc");
   if (!oneOf(o.engine, {"fabricate", "eager", "models"}))
     return fail("--engine must be fabricate, eager or models");
   if (!oneOf(o.solving, {"classic", "mixed", "exe", "dart"}))

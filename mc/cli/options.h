@@ -35,6 +35,7 @@ struct Options {
   // Output.
   bool json = false, trace = false, stats = false, quiet = false;
   std::string dot;
+  std::string output;  // -o FILE (export-chc)
 
   // Solver (used by the symbolic and proving commands).
   std::string solver = "z3";

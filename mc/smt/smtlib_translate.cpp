@@ -9,6 +9,17 @@
 
 namespace tandem::smt {
 
+std::string scalarSortText(ScalarSort s) {
+  switch (s) {
+    case ScalarSort::Bool:
+      return "Bool";
+    case ScalarSort::Int:
+      return "Int";
+    default:
+      return "(_ BitVec " + std::to_string(bvWidthOf(s)) + ")";
+  }
+}
+
 namespace {
 
 // A term as text, kept as a DAG so that printing can share subterms: a script names a subterm
@@ -48,17 +59,6 @@ bool isSimpleSymbol(const std::string& s) {
 }
 
 std::string quoteSymbol(const std::string& s) { return isSimpleSymbol(s) ? s : "|" + s + "|"; }
-
-std::string scalarSortText(ScalarSort s) {
-  switch (s) {
-    case ScalarSort::Bool:
-      return "Bool";
-    case ScalarSort::Int:
-      return "Int";
-    default:
-      return "(_ BitVec " + std::to_string(bvWidthOf(s)) + ")";
-  }
-}
 
 std::string arraySortText(const std::string& elem) { return "(Array Int " + elem + ")"; }
 
@@ -225,7 +225,7 @@ struct TextBuilder {
   }
 };
 
-// Prints one script: declarations, definitions, assertions.
+// Prints one script (declarations, definitions, assertions), or the same as pieces.
 class ScriptPrinter {
  public:
   std::string print(const std::vector<const TextNode*>& roots) {
@@ -246,6 +246,31 @@ class ScriptPrinter {
       out += "(assert " + t + ")\n";
     }
     out += "(check-sat)\n";
+    return out;
+  }
+
+  // The first `sides` roots are side constraints, the others the caller's roots.
+  SmtLibTerms pieces(const std::vector<const TextNode*>& roots, size_t sides) {
+    countUses(roots);
+    collectDeclarations(roots);
+    SmtLibTerms out;
+    for (const TextNode* d : declarations_) {
+      if (d->kind == TextNode::Kind::Fun) throw SmtUnsupported("uninterpreted function " + d->head);
+      out.constants.emplace_back(d->head, d->sort);
+    }
+    for (const TextNode* n : postOrder_) {
+      if (n->kind == TextNode::Kind::Forall) throw SmtUnsupported("a quantifier in a term");
+      if (!isNamed(n)) continue;
+      std::string body;
+      printInline(n, body, false);
+      names_[n] = "_d" + std::to_string(names_.size());
+      out.definitions.emplace_back(names_[n], std::move(body));
+    }
+    for (size_t i = 0; i < roots.size(); ++i) {
+      std::string t;
+      print(roots[i], t, false);
+      (i < sides ? out.sides : out.roots).push_back(std::move(t));
+    }
     return out;
   }
 
@@ -355,6 +380,15 @@ std::string SmtLibTranslator::script(std::span<const ExprRef> formulas) {
   impl_->enc.sideConstraints(formulas, roots);
   for (ExprRef f : formulas) roots.push_back(impl_->enc.term(f));
   return ScriptPrinter().print(roots);
+}
+
+SmtLibTerms SmtLibTranslator::terms(std::span<const ExprRef> roots) {
+  std::vector<const TextNode*> nodes;
+  for (ExprRef r : roots) impl_->enc.encode(r);
+  impl_->enc.sideConstraints(roots, nodes);
+  const size_t sides = nodes.size();
+  for (ExprRef r : roots) nodes.push_back(impl_->enc.term(r));
+  return ScriptPrinter().pieces(nodes, sides);
 }
 
 }  // namespace tandem::smt

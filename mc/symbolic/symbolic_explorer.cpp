@@ -322,8 +322,8 @@ void Explorer::finish(const std::string& cut) {
     reason = "mixed solving could not decide " + std::to_string(r_.solving.undecided) +
              " path conditions (their paths were dropped)";
   } else if (o_.solving == Solving::Exe && r_.solving.concretizations) {
-    reason = "EXE-style concretization fixed inputs " +
-             std::to_string(r_.solving.concretizations) + " times (paths may be missing)";
+    reason = "EXE-style concretization fixed inputs " + std::to_string(r_.solving.concretizations) +
+             " times (paths may be missing)";
   } else if (r_.callCuts) {
     reason = "bounded: every sequence of at most " +
              plural(*o_.maxCalls, "method call", "method calls") +

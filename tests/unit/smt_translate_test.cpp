@@ -93,3 +93,29 @@ TEST_CASE("smt: SMT-LIB text declares leaves once, ranges enums, and shares subt
   CHECK(text.size() < 20000);  // shared, not unfolded
   CHECK(text.substr(text.size() - 12) == "(check-sat)\n");
 }
+
+TEST_CASE("smt: SMT-LIB terms for a caller's own script: constants, let-definitions, sides") {
+  Ctx c;
+  TypeRef color = c.types.enumType("Color", {"Red", "Green"});
+  ExprRef x = c.sym("x", c.intT());
+  ExprRef e = c.sym("e", color);
+  ExprRef shared = c.add(x, c.num(1));
+  SmtLibTranslator tr(c.naming);
+  std::vector<ExprRef> roots = {c.gt(c.mul(shared, shared), c.num(0)), e};
+  SmtLibTerms t = tr.terms(roots);
+  REQUIRE(t.constants.size() == 2);
+  CHECK(t.constants[0] == std::make_pair(std::string("x!0"), std::string("Int")));
+  CHECK(t.constants[1] == std::make_pair(std::string("e!1"), std::string("Int")));
+  REQUIRE(t.definitions.size() == 1);  // x + 1, used twice
+  CHECK(t.definitions[0].first == "_d0");
+  CHECK(t.definitions[0].second == "(+ x!0 1)");
+  REQUIRE(t.roots.size() == 2);
+  CHECK(t.roots[0] == "(> (* _d0 _d0) 0)");
+  CHECK(t.roots[1] == "e!1");
+  REQUIRE(t.sides.size() == 1);  // the enum's range
+  CHECK(t.sides[0] == "(and (<= 0 e!1) (< e!1 2))");
+  // A caller binding only the constants could not cover a function or a quantifier.
+  std::vector<ExprRef> call = {c.gt(c.call(0, c.intT(), {x}), c.num(0))};
+  CHECK_THROWS_AS(tr.terms(call), SmtUnsupported);
+  CHECK(scalarSortText(ScalarSort::Bv64) == "(_ BitVec 64)");
+}
