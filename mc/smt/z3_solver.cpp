@@ -1,10 +1,10 @@
 #include "mc/smt/z3_solver.h"
 
-#include <climits>
 #include <optional>
 #include <string>
 
 #include "mc/smt/assertion_stack.h"
+#include "mc/smt/interrupt_timer.h"
 #include "mc/smt/model_extract.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/z3_translate.h"
@@ -59,11 +59,11 @@ class Z3Solver final : public Solver {
     if (!model_) throw SmtError("z3: no model: the last check did not answer sat");
     return *model_;
   }
+  // Not Z3's `timeout` parameter: see interrupt_timer.h.
   void setTimeout(unsigned ms) override {
     timeoutMs_ = ms;
-    z3::params p(*ctx_);
-    p.set("timeout", ms ? ms : UINT_MAX);
-    solver_->set(p);
+    if (ms && !timer_)
+      timer_ = std::make_unique<InterruptTimer>([ctx = ctx_.get()] { ctx->interrupt(); });
   }
 
  protected:
@@ -92,7 +92,10 @@ class Z3Solver final : public Solver {
     try {
       if (scoped) solver_->push();
       for (const z3::expr& e : extra) solver_->add(e);
-      CheckResult r = answer(solver_->check());
+      if (timeoutMs_) timer_->arm(timeoutMs_);
+      const z3::check_result raw = solver_->check();
+      const bool expired = timeoutMs_ && timer_->disarm();
+      CheckResult r = answer(raw, expired);
       if (r.isSat()) {
         Z3ModelSource source(*tr_, solver_->get_model());
         model_ = extractModel(stack_.with(assumptions), source);
@@ -100,6 +103,7 @@ class Z3Solver final : public Solver {
       if (scoped) solver_->pop();
       return r;
     } catch (const z3::exception& ex) {
+      if (timeoutMs_) timer_->disarm();
       if (scoped) solver_->pop();
       return CheckResult::unknown(std::string("z3 error: ") + ex.msg());
     }
@@ -119,13 +123,12 @@ class Z3Solver final : public Solver {
   }
 
  private:
-  CheckResult answer(z3::check_result r) const {
+  CheckResult answer(z3::check_result r, bool expired) const {
     if (r == z3::sat) return CheckResult::sat();
     if (r == z3::unsat) return CheckResult::unsat();
     std::string why = solver_->reason_unknown();
-    // Z3 reports an expired timeout as "canceled" or "timeout".
-    if (timeoutMs_ && (why == "canceled" || why.find("timeout") != std::string::npos))
-      return CheckResult::unknown("timeout");
+    // An interrupt from the timer shows as "canceled".
+    if (expired || why.find("timeout") != std::string::npos) return CheckResult::unknown("timeout");
     return CheckResult::unknown(why.empty() ? "z3: unknown" : why);
   }
 
@@ -133,6 +136,7 @@ class Z3Solver final : public Solver {
   std::unique_ptr<z3::context> ctx_;
   std::unique_ptr<Z3Translator> tr_;
   std::unique_ptr<z3::solver> solver_;
+  std::unique_ptr<InterruptTimer> timer_;  // after ctx_: stopped before the context goes
   AssertionStack stack_;
   std::optional<Model> model_;
   unsigned timeoutMs_ = 0;

@@ -1,0 +1,42 @@
+// A per-solver watchdog thread for query time limits: arm() before a check, disarm() after; if
+// the limit passes while armed, `onExpiry` runs (Z3: Z3_interrupt on the context).
+//
+// Why not Z3's own `timeout` parameter: Z3 4.8.10-4.8.12 (Debian 12 ships 4.8.12) runs it on a
+// thread-pool scoped_timer that can deadlock when the timer fires (Z3Prover/z3 PR #5371, issue
+// #5990); the unit suite hung there with a 1 ms limit. Interrupting from a thread of our own
+// never enters that code: Z3 creates no timer when the parameter is unset.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace tandem::smt {
+
+class InterruptTimer {
+ public:
+  explicit InterruptTimer(std::function<void()> onExpiry);
+  ~InterruptTimer();
+  InterruptTimer(const InterruptTimer&) = delete;
+  InterruptTimer& operator=(const InterruptTimer&) = delete;
+
+  void arm(unsigned ms);
+  // True if the limit expired (and `onExpiry` ran) since arm().
+  bool disarm();
+
+ private:
+  void run();
+
+  std::function<void()> onExpiry_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool armed_ = false, fired_ = false, quit_ = false;
+  uint64_t generation_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
+  std::thread thread_;  // last: started once the members above exist
+};
+
+}  // namespace tandem::smt
