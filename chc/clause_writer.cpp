@@ -36,6 +36,13 @@ std::string symbolBase(const std::string& name) {
   return out;
 }
 
+// A comment line: a line break inside would end the comment early.
+std::string commentLine(const std::string& text) {
+  std::string out = "; ";
+  for (char c : text) out += (c == '\n' || c == '\r') ? ' ' : c;
+  return out + "\n";
+}
+
 std::string application(const std::string& pred, const std::vector<std::string>& args) {
   if (args.empty()) return pred;  // a nullary predicate is a plain symbol
   std::string out = "(" + pred;
@@ -56,7 +63,8 @@ void ClauseWriter::declare(const std::string& pred, const std::vector<TypeRef>& 
     if (!s) throw Unsupported("a predicate argument of type " + typeToString(t));
     sorts += (sorts.empty() ? "" : " ") + smt::scalarSortText(*s);
   }
-  declarations_.push_back("; " + comment + "\n(declare-fun " + pred + " (" + sorts + ") Bool)\n");
+  declarations_.push_back(commentLine(comment) + "(declare-fun " + pred + " (" + sorts +
+                          ") Bool)\n");
 }
 
 std::vector<ExprRef> ClauseWriter::variables(const Atom& a, std::vector<ExprRef>& constraint) {
@@ -123,7 +131,7 @@ bool ClauseWriter::clause(const std::string& comment, const std::optional<Atom>&
       head ? application(head->pred, text(conjuncts + bodyVars.size(), headVars.size())) : "false";
   std::string implication =
       "(=>\n      " + lets + antecedent + closing + "\n      " + consequent + ")";
-  std::string out = "; " + comment + "\n(assert\n  ";
+  std::string out = commentLine(comment) + "(assert\n  ";
   if (t.constants.empty()) {
     out += implication + ")\n";
   } else {
