@@ -78,8 +78,8 @@ def timed(cmd, timeout):
 
 def refused(err):
     first = err.strip().splitlines()[0] if err.strip() else "exit 2"
-    if "--class" in first and "not implemented" in first:
-        return "n/a: prove --class not implemented"
+    if "export-chc --class" in first and "not implemented" in first:
+        return "n/a: export-chc --class not implemented"
     return "n/a: " + first.replace("tandem: error: ", "")
 
 
