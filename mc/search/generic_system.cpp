@@ -139,7 +139,7 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
     if (!fromTests) make([&](exec::Chooser& c) { return ev_.makeInitialState(c); });
     return;
   }
-  if (opts_.entryHasNoInputs) {
+  if (opts_.entryHasNoInputs && opts_.classIndex == ir::kNone) {
     make([&](exec::Chooser& c) { return ev_.makeEntryState(opts_.entry, {}, c); });
     return;
   }

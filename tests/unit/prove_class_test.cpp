@@ -152,3 +152,15 @@ TEST_CASE("prove --class command: report, class invariant, bad input") {
   CHECK(runProve(o, box, out, err) == 2);
   CHECK(err.find("tandem: error: prove:") != std::string::npos);
 }
+
+TEST_CASE("prove --class: a class whose init takes no arguments starts from a real object") {
+  // Such an init once started like an entry procedure without inputs: no object, so every
+  // field predicate was undefined in that first state.
+  ClassSetup s(test::loadText("class E {\n  var x: int = 1;\n  predicate x == 1;\n"
+                              "  method m() {\n    x := 1;\n  }\n}\n"),
+               smt::Backend::Z3, "E");
+  auto r = s.prove();
+  CHECK(r.outcome == Outcome::Proved);
+  CHECK(r.classInvariant == "x == 1");
+  for (const std::string& st : s.states(r)) CHECK(st.find("undefined") == std::string::npos);
+}
