@@ -13,28 +13,15 @@
 #include "mc/symbolic/concretizer.h"
 #include "mc/symbolic/mixed_solver.h"
 #include "mc/symbolic/replay.h"
+#include "tests/unit/test_programs.h"
 
 using namespace tandem;
 using namespace tandem::symbolic;
 
 namespace {
 
-std::unique_ptr<ir::Program> loadMixedText(const std::string& text) {
-  SourceFile file("t.tdm", text);
-  std::ostringstream err;
-  auto p = loadProgram(file, {}, err);
-  REQUIRE_MESSAGE(p, err.str());
-  return p;
-}
-
-std::unique_ptr<ir::Program> loadConformance(const std::string& name) {
-  std::ostringstream err;
-  auto file = readSourceFile(std::string(TANDEM_SHARED_DIR) + "/conformance/" + name, err);
-  REQUIRE_MESSAGE(file, err.str());
-  auto p = loadProgram(*file, {}, err);
-  REQUIRE_MESSAGE(p, err.str());
-  return p;
-}
+using tandem::test::loadShared;
+using tandem::test::loadText;
 
 // A program, its evaluator and symbols x, y to build path conditions by hand.
 struct Fixture {
@@ -44,7 +31,7 @@ struct Fixture {
   ExprManager* em = nullptr;
   ExprRef x = nullptr, y = nullptr;
 
-  explicit Fixture(const std::string& text) : p(loadMixedText(text)) {
+  explicit Fixture(const std::string& text) : p(loadText(text)) {
     ev = std::make_unique<exec::Evaluator>(*p, natives);
     em = p->exprs.get();
     x = em->freshSymbol("x", em->types().intType());
@@ -200,7 +187,7 @@ TEST_CASE("mixed: an unknown answer is counted, never taken as unsat") {
   // Through the explorer: the outcome is incomplete and the unknown answers are reported.
   ExploreOptions eo;
   eo.solving = Solving::Mixed;
-  auto p = loadConformance("mixed_hash.tdm");
+  auto p = loadShared("mixed_hash.tdm");
   exec::NativeRegistry natives;
   exec::Evaluator ev(*p, natives);
   eo.entry = p->findCfaId("test", ir::CfaKind::Proc);
@@ -212,7 +199,7 @@ TEST_CASE("mixed: an unknown answer is counted, never taken as unsat") {
 }
 
 TEST_CASE("mixed: partition(...) conditions stay in the IR and are printed") {
-  auto p = loadMixedText(R"(
+  auto p = loadText(R"(
 native isqrt(x: int): int partition(x >= 10000, x < 10000);
 @concrete proc hash(x: int): int partition(x > 3, x <= 3) { return x; }
 proc test(x: int): int { return isqrt(x) + hash(x); }
@@ -281,7 +268,7 @@ TEST_CASE("mixed: extraPC keeps the solution sound (ISSTA'11 Sect. 3.2, mixed_un
     CHECK(st.tries == 11);  // the first solution and --max-tries 10 more
   }
   // Through testgen: S0 is never claimed, the dropped path is counted.
-  auto p = loadConformance("mixed_unsound.tdm");
+  auto p = loadShared("mixed_unsound.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     Run r = command(*p, testgen("test", "mixed", b));
@@ -384,7 +371,7 @@ TEST_CASE("mixed: partition heuristic adds the partition conditions one at a tim
     }
   }
   // A native's partitions: isqrt(x) == 100 needs x >= 10000, which no small try reaches.
-  auto p = loadMixedText(R"(
+  auto p = loadText(R"(
 native isqrt(x: int): int partition(x >= 10000, x < 10000);
 proc test(x: int) { if (isqrt(x) == 100) { A: skip; } else { B: skip; } }
 )");
@@ -427,7 +414,7 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
     CHECK(a.undecided);
     CHECK(st.tries == 1);
   }
-  auto p = loadConformance("mixed_cube.tdm");
+  auto p = loadShared("mixed_cube.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     cli::Options o = testgen("test", "mixed", b);
@@ -445,7 +432,7 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
 }
 
 TEST_CASE("mixed: every mode on ISSTA'11 Fig. 1 (mixed_hash)") {
-  auto p = loadConformance("mixed_hash.tdm");
+  auto p = loadShared("mixed_hash.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     Run mixed = command(*p, testgen("test", "mixed", b));
@@ -461,14 +448,14 @@ TEST_CASE("mixed: every mode on ISSTA'11 Fig. 1 (mixed_hash)") {
 }
 
 TEST_CASE("exe: arguments are concretized at the first call and stay fixed") {
-  auto p = loadMixedText(std::string(kHash) + R"(
+  auto p = loadText(std::string(kHash) + R"(
 proc early(x: int) {
   var r: int = 0;
   r := hash(x);
   if (x > 3) { A: skip; } else { B: skip; }
 }
 )");
-  auto fig1 = loadConformance("mixed_hash.tdm");
+  auto fig1 = loadShared("mixed_hash.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     // The call pins x to 0 (the least solution of the empty path condition), so x > 3 is
@@ -519,14 +506,14 @@ TEST_CASE("exe: the concretizer pins symbols from a solution of the path conditi
 }
 
 TEST_CASE("dart: concrete runs, negated branches, re-execution") {
-  auto linear = loadMixedText(R"(
+  auto linear = loadText(R"(
 proc f(a: int, b: int) {
   if (a > 0) { A: skip; } else { B: skip; }
   if (b > 5) { C: skip; } else { D: skip; }
 }
 )");
-  auto partition = loadConformance("mixed_partition.tdm");
-  auto unsound = loadConformance("mixed_unsound.tdm");
+  auto partition = loadShared("mixed_partition.tdm");
+  auto unsound = loadShared("mixed_unsound.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     // Linear: one run per path, no restart, and the directed search is complete.
@@ -564,7 +551,7 @@ proc f(a: int, b: int) {
 }
 
 TEST_CASE("mixed: check --entry stays classic unless --solving is given") {
-  auto p = loadConformance("mixed_unsound.tdm");
+  auto p = loadShared("mixed_unsound.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     cli::Options o = testgen("test", "mixed", b);

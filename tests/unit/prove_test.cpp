@@ -12,6 +12,7 @@
 #include "mc/ir/frontend.h"
 #include "mc/smt/solver_decorator.h"
 #include "mc/smt/solver_factory.h"
+#include "tests/unit/prove_test_support.h"
 #include "tests/unit/test_programs.h"
 
 using namespace tandem;
@@ -39,11 +40,7 @@ struct Setup {
   }
   fabricate::ProveResult prove() { return fabricate::prove(*p, *ev, *solver, o); }
   std::set<std::string> states(const fabricate::ProveResult& r) {
-    abstraction::Abstraction abs(*p, *ev, {});
-    std::set<std::string> out;
-    for (const auto& n : r.nodes)
-      out.insert(abs.locationText(n.state.pcs) + ": " + abs.formulaText(n.state));
-    return out;
+    return test::abstractStateTexts(*p, *ev, r);
   }
 };
 

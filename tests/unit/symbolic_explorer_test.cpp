@@ -8,27 +8,14 @@
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/replay.h"
+#include "tests/unit/test_programs.h"
 
 using namespace tandem;
 
 namespace {
 
-std::unique_ptr<ir::Program> loadText(const std::string& text) {
-  SourceFile file("t.tdm", text);
-  std::ostringstream err;
-  auto p = loadProgram(file, {}, err);
-  REQUIRE_MESSAGE(p, err.str());
-  return p;
-}
-
-std::unique_ptr<ir::Program> loadShared(const std::string& name) {
-  std::ostringstream err;
-  auto file = readSourceFile(std::string(TANDEM_SHARED_DIR) + "/conformance/" + name, err);
-  REQUIRE_MESSAGE(file, err.str());
-  auto p = loadProgram(*file, {}, err);
-  REQUIRE_MESSAGE(p, err.str());
-  return p;
-}
+using tandem::test::loadShared;
+using tandem::test::loadText;
 
 struct Run {
   int exit = -1;

@@ -13,27 +13,14 @@
 #include "mc/cli/commands.h"
 #include "mc/cli/symbolic_commands.h"
 #include "mc/ir/frontend.h"
+#include "tests/unit/test_programs.h"
 
 namespace symbolic_test {
 
 using namespace tandem;
 
-inline std::unique_ptr<ir::Program> loadText(const std::string& text) {
-  SourceFile file("t.tdm", text);
-  std::ostringstream err;
-  auto p = loadProgram(file, {}, err);
-  REQUIRE_MESSAGE(p, err.str());
-  return p;
-}
-
-inline std::unique_ptr<ir::Program> loadShared(const std::string& name) {
-  std::ostringstream err;
-  auto file = readSourceFile(std::string(TANDEM_SHARED_DIR) + "/conformance/" + name, err);
-  REQUIRE_MESSAGE(file, err.str());
-  auto p = loadProgram(*file, {}, err);
-  REQUIRE_MESSAGE(p, err.str());
-  return p;
-}
+using tandem::test::loadShared;
+using tandem::test::loadText;
 
 struct Run {
   int exit = -1;
