@@ -42,4 +42,24 @@ bool loadNativePlugins(const Options& o, exec::NativeRegistry& natives, std::ost
   return true;
 }
 
+std::optional<ir::CutpointMode> cutpointMode(const Options& o, std::ostream& err) {
+  if (o.cutpoints == "loops") return ir::CutpointMode::Loops;
+  if (o.cutpoints == "all") return ir::CutpointMode::All;
+  err << "tandem: error: --cutpoints must be 'loops' or 'all', not '" << o.cutpoints << "'\n";
+  return std::nullopt;
+}
+
+bool entryProcedure(const Options& o, const ir::Program& p, ir::CfaId& entry, std::ostream& err) {
+  entry = ir::kNone;
+  if (!o.entry.empty()) {
+    entry = p.findCfaId(o.entry, ir::CfaKind::Proc);
+    if (entry != ir::kNone) return true;
+    err << "tandem: error: no procedure '" << o.entry << "' in " << o.file << "\n";
+    return false;
+  }
+  if (p.isClosed()) return true;
+  err << "tandem: error: " << o.file << " is an open system: give --entry PROC\n";
+  return false;
+}
+
 }  // namespace tandem::cli

@@ -27,18 +27,10 @@ bool hornOptions(const Options& o, const ir::Program& p, chc::HornOptions& h, st
   auto tracked = trackedKinds(o, err);
   if (!tracked) return false;
   h.tracked = *tracked;
-  h.cutpoints = o.cutpoints == "all" ? ir::CutpointMode::All : ir::CutpointMode::Loops;
-  if (!o.entry.empty()) {
-    h.entry = p.findCfaId(o.entry, ir::CfaKind::Proc);
-    if (h.entry == ir::kNone) {
-      err << "tandem: error: no procedure '" << o.entry << "' in " << o.file << "\n";
-      return false;
-    }
-  } else if (!p.isClosed()) {
-    err << "tandem: error: " << o.file << " is an open system: give --entry PROC\n";
-    return false;
-  }
-  return true;
+  auto mode = cutpointMode(o, err);
+  if (!mode) return false;
+  h.cutpoints = *mode;
+  return entryProcedure(o, p, h.entry, err);
 }
 
 }  // namespace

@@ -212,12 +212,9 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
   if (!tracked) return 2;
   fabricate::ProveOptions po;
   po.tracked = *tracked;
-  if (o.cutpoints == "all") {
-    po.cutpoints = ir::CutpointMode::All;
-  } else if (o.cutpoints != "loops") {
-    io.err << "tandem: error: --cutpoints must be 'loops' or 'all', not '" << o.cutpoints << "'\n";
-    return 2;
-  }
+  auto mode = cutpointMode(o, io.err);
+  if (!mode) return 2;
+  po.cutpoints = *mode;
   if (o.engine == "eager") {
     po.engine = fabricate::ProveOptions::Engine::Eager;
   } else if (o.engine == "models") {
@@ -246,14 +243,7 @@ int runProveCommand(const Options& o, ir::Program& p, Io io) {
     po.classIndex = static_cast<uint32_t>(it - p.classes.begin());
     po.entry = it->init;
     po.argPool = argumentPool(p, po.entry);
-  } else if (!o.entry.empty()) {
-    po.entry = p.findCfaId(o.entry, ir::CfaKind::Proc);
-    if (po.entry == ir::kNone) {
-      io.err << "tandem: error: no procedure '" << o.entry << "' in " << o.file << "\n";
-      return 2;
-    }
-  } else if (!p.isClosed()) {
-    io.err << "tandem: error: " << o.file << " is an open system: give --entry PROC\n";
+  } else if (!entryProcedure(o, p, po.entry, io.err)) {
     return 2;
   }
   if (!o.predicatesFile.empty() && !readPredicates(o.predicatesFile, p, po.extraPredicates, io.err))

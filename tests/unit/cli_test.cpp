@@ -336,4 +336,13 @@ TEST_CASE("cli: --check takes one comma-separated word, so the file may follow i
   CHECK(r.report["class_invariant"] == "0 <= size && size <= max && max == len(elems)");
 }
 
+TEST_CASE("cli: prove and export-chc reject a --cutpoints value they do not know") {
+  for (const char* cmd : {"prove", "export-chc"}) {
+    CAPTURE(cmd);
+    auto r = tandem({cmd, conformance("bakery2.tdm"), "--cutpoints", "some"});
+    CHECK(r.rc == 2);
+    CHECK(r.err.find("--cutpoints must be") != std::string::npos);
+  }
+}
+
 }  // namespace tandem
