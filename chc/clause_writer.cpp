@@ -3,25 +3,13 @@
 #include <unordered_set>
 
 #include "chc/unsupported.h"
+#include "mc/expr/expr_walk.h"
 #include "mc/smt/expr_support.h"
 #include "mc/smt/smt_error.h"
 
 namespace tandem::chc {
 
 namespace {
-
-bool mentionsCall(ExprRef root) {
-  std::vector<ExprRef> todo{root};
-  std::unordered_set<ExprRef> seen;
-  while (!todo.empty()) {
-    ExprRef e = todo.back();
-    todo.pop_back();
-    if (!seen.insert(e).second) continue;
-    if (e->op == Op::Call) return true;
-    for (ExprRef k : e->kids) todo.push_back(k);
-  }
-  return false;
-}
 
 // "main.a[1]" -> "a_1": the variable's own name (as the prestates' symbols have it) without the
 // characters SMT-LIB would quote; the symbol's "!<id>" keeps frames apart.
@@ -92,7 +80,8 @@ bool ClauseWriter::clause(const std::string& comment, const std::optional<Atom>&
   for (ExprRef c : constraint) {
     if (c->isFalse()) return false;  // the clause holds trivially
     if (c->isTrue()) continue;
-    if (mentionsCall(c)) throw Unsupported("calls inside expressions (natives, pure procedures)");
+    if (mentionsOp(c, Op::Call))
+      throw Unsupported("calls inside expressions (natives, pure procedures)");
     roots.push_back(c);
   }
   const size_t conjuncts = roots.size();

@@ -8,6 +8,7 @@
 
 #include "fabricate/concretize.h"
 #include "fabricate/fragments.h"
+#include "mc/expr/expr_walk.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/searcher.h"
 #include "mc/smt/smt_error.h"
@@ -18,13 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using abstraction::AbstractState;
-
-bool mentionsCall(ExprRef e) {
-  if (e->op == Op::Call) return true;
-  for (ExprRef k : e->kids)
-    if (mentionsCall(k)) return true;
-  return false;
-}
 
 class Prover {
  public:
@@ -272,7 +266,8 @@ smt::CheckResult Prover::query(std::vector<ExprRef> as) {
     if (a->isFalse()) return smt::CheckResult::unsat();
     // An uninterpreted call would let the model disagree with what the code computes, and the
     // fabricated state would not be the one the query promised.
-    if (mentionsCall(a)) throw symbolic::NotImplemented("prove with calls inside expressions");
+    if (mentionsOp(a, Op::Call))
+      throw symbolic::NotImplemented("prove with calls inside expressions");
   }
   try {
     auto r = solver_.check(std::span<const ExprRef>(as));
