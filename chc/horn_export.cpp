@@ -47,10 +47,13 @@ class Exporter {
  private:
   struct Predicate {
     std::string name;
+    uint64_t depth = 0;           // location vectors from the initial one
     std::vector<SymConfig> pres;  // one per reference combination
     std::unique_ptr<StateLayout> layout;
   };
-  Predicate& predicateAt(const std::vector<ir::LocId>& pcs);
+  Predicate& predicateAt(const std::vector<ir::LocId>& pcs, uint64_t depth);
+  // A bound or an interrupt: the export stops and says why.
+  bool outOfBudget();
   void clausesFrom(const std::vector<ir::LocId>& pcs);
   std::string describe(const exec::ExecError& e) const;
 
@@ -66,10 +69,21 @@ class Exporter {
   HornSystem out_;
 };
 
-Exporter::Predicate& Exporter::predicateAt(const std::vector<ir::LocId>& pcs) {
+bool Exporter::outOfBudget() {
+  if (!out_.incomplete.empty()) return true;
+  search::Budget* b = o_.budget;
+  if (!b || (!b->poll() && !b->statesExhausted())) return false;
+  if (!b->stopped()) b->stop(search::StopKind::States);
+  out_.incomplete = b->stopped()->reason;
+  return true;
+}
+
+Exporter::Predicate& Exporter::predicateAt(const std::vector<ir::LocId>& pcs, uint64_t depth) {
   auto it = preds_.find(pcs);
   if (it != preds_.end()) return it->second;
+  if (o_.budget) o_.budget->chargeState();
   Predicate pr;
+  pr.depth = depth;
   const std::string where = abs_.locationText(pcs);
   pr.name = predicateName(where);
   for (unsigned n = 1; names_.count(pr.name); ++n)
@@ -96,7 +110,13 @@ void Exporter::clausesFrom(const std::vector<ir::LocId>& pcs) {
   const std::string where = abs_.locationText(pcs);
   const bool invariants = o_.tracked[static_cast<size_t>(ir::ErrorKind::Invariant)];
   ExprManager& em = *p_.exprs;
+  if (o_.budget && o_.budget->depthExceeded(from.depth)) {
+    if (out_.incomplete.empty())
+      out_.incomplete = search::depthBoundReason(*o_.budget->limits().maxDepth);
+    return;
+  }
   for (const SymConfig& pre : from.pres) {
+    if (outOfBudget()) return;
     const Atom body{from.name, from.layout->args(pre), &from.layout->names()};
     for (const ir::Property& inv : p_.invariants) {
       if (!invariants) break;
@@ -116,7 +136,7 @@ void Exporter::clausesFrom(const std::vector<ir::LocId>& pcs) {
             ++out_.queryClauses;
           continue;
         case FragmentEnd::Kind::Cutpoint: {
-          const Predicate& to = predicateAt(end.post.pcs);
+          const Predicate& to = predicateAt(end.post.pcs, from.depth + 1);
           if (w_.clause(where + " -> " + abs_.locationText(end.post.pcs), body, end.pathCond,
                         Atom{to.name, to.layout->args(end.post), &to.layout->names()}))
             ++out_.stepClauses;
@@ -134,11 +154,11 @@ HornSystem Exporter::run() {
   if (!frag_.isCutpoint(c0.pcs))
     throw Unsupported("initial locations that are not cutpoints (" + abs_.locationText(c0.pcs) +
                       ")");
-  const Predicate& init = predicateAt(c0.pcs);
+  const Predicate& init = predicateAt(c0.pcs, 0);
   if (w_.clause("initial states", std::nullopt, initCond,
                 Atom{init.name, init.layout->args(c0), &init.layout->names()}))
     ++out_.initClauses;
-  while (!work_.empty()) {
+  while (!work_.empty() && !outOfBudget()) {
     std::vector<ir::LocId> pcs = std::move(work_.front());
     work_.pop_front();
     clausesFrom(pcs);
@@ -147,6 +167,10 @@ HornSystem Exporter::run() {
   out_.clauses = w_.clauses();
   std::string header = "; " + p_.file + ": Horn clauses written by tandem export-chc\n";
   header += "; sat: the program is safe; unsat: an error is reachable\n";
+  if (!out_.incomplete.empty())
+    header += "; INCOMPLETE (" + out_.incomplete +
+              "): clauses of the location vectors not reached yet are missing, so `sat` proves "
+              "nothing\n";
   out_.text = w_.script(header);
   return std::move(out_);
 }

@@ -15,6 +15,7 @@
 
 #include "mc/exec/evaluator.h"
 #include "mc/ir/cutpoints.h"
+#include "mc/search/budget.h"
 
 namespace tandem::chc {
 
@@ -22,6 +23,10 @@ struct HornOptions {
   ir::CfaId entry = ir::kNone;  // open systems: the entry procedure
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
+  // The run's budget (not owned; may be null): --max-states bounds the predicates (location
+  // vectors), --max-depth their distance from the initial one, and time, memory and interrupts
+  // end the export early. The clauses written so far are then an incomplete system.
+  search::Budget* budget = nullptr;
 };
 
 struct HornSystem {
@@ -30,6 +35,8 @@ struct HornSystem {
   size_t clauses = 0;  // all of them; the next three split them
   size_t initClauses = 0, stepClauses = 0, queryClauses = 0;
   size_t maxArity = 0;  // arguments of the widest predicate
+  // Why the system is incomplete (a bound or an interrupt); empty when it is whole.
+  std::string incomplete;
 };
 
 // Throws chc::Unsupported or symbolic::NotImplemented for programs outside the export (objects,

@@ -7,8 +7,8 @@ function(tandem_require found what debian_packages)
   endif()
 endfunction()
 
-find_package(Boost 1.74 QUIET COMPONENTS program_options)
-tandem_require(Boost_FOUND "Boost >= 1.74 with program_options"
+find_package(Boost 1.74 QUIET)
+tandem_require(Boost_FOUND "Boost >= 1.74"
                "libboost-dev libboost-program-options-dev")
 find_package(fmt QUIET)
 tandem_require(fmt_FOUND "fmt" libfmt-dev)

@@ -1,6 +1,5 @@
 #include "fabricate/prover.h"
 
-#include <chrono>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -9,6 +8,7 @@
 #include "fabricate/concretize.h"
 #include "fabricate/fragments.h"
 #include "mc/expr/expr_walk.h"
+#include "mc/search/driver.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/searcher.h"
 #include "mc/smt/smt_error.h"
@@ -17,7 +17,6 @@ namespace tandem::fabricate {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using abstraction::AbstractState;
 
 class Prover {
@@ -30,7 +29,11 @@ class Prover {
         abs_(p, ev, o.extraPredicates),
         sev_(p, ev),
         frag_(p, abs_, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked, o.classIndex),
-        sys_(p, ev, genericOptions(p, o)) {}
+        sys_(p, ev, genericOptions(p, o)),
+        ownBudget_(o.budget ? nullptr : std::make_unique<search::Budget>(o.limits)),
+        budget_(o.budget ? *o.budget : *ownBudget_),
+        quiet_(nullptr, budget_),
+        progress_(o.progress ? *o.progress : quiet_) {}
 
   ProveResult run();
   std::string verify(const ProveResult& r);
@@ -51,6 +54,7 @@ class Prover {
     bool safetyDone = false;
   };
   class Sink;
+  class ExecVisitor;
 
   static search::GenericOptions genericOptions(const ir::Program& p, const ProveOptions& o) {
     search::GenericOptions g;
@@ -61,9 +65,26 @@ class Prover {
     g.argPool = o.argPool;
     return g;
   }
-  bool timeUp() const {
-    return o_.timeoutSeconds &&
-           std::chrono::duration<double>(Clock::now() - start_).count() > *o_.timeoutSeconds;
+  // A bound or an interrupt ends the run: the reason goes to cut_.
+  bool outOfBudget() {
+    if (stop_) return true;
+    if (!budget_.poll() && !budget_.statesExhausted()) return false;
+    if (!budget_.stopped()) budget_.stop(search::StopKind::States);
+    cut_ = budget_.stopped()->reason;
+    stop_ = true;
+    return true;
+  }
+  // --max-depth: abstract states this deep are kept but not expanded (the proof is then cut).
+  bool tooDeep(uint32_t node) {
+    if (!budget_.depthExceeded(nodes_[node].depth)) return false;
+    depthCut_ = true;
+    return true;
+  }
+  search::ProgressSample progressSample() const {
+    return {nodes_.size(), "abstract states",
+            std::to_string(stats_.fabricatedStates) + " fabricated, " +
+                std::to_string(stats_.concreteStates) + " concrete states, " +
+                std::to_string(solver_.stats().queries) + " solver queries"};
   }
   bool atCutpoint(const exec::State& s) const {
     if (p_.isClosed())
@@ -71,8 +92,9 @@ class Prover {
         if (t.frames.size() != 1) return false;
     return frag_.isCutpoint(abs_.locations(s));
   }
-  // Adds `a`; returns its id and whether it is new.
-  std::pair<uint32_t, bool> addAbstract(AbstractState a, bool fabricated);
+  // Adds `a`, first reached from abstract state `from` (-1: an initial one); returns its id and
+  // whether it is new.
+  std::pair<uint32_t, bool> addAbstract(AbstractState a, bool fabricated, int64_t from);
   void addEdge(int64_t from, uint32_t to, bool fabricated) {
     if (from >= 0) edges_.insert({static_cast<uint32_t>(from), to, fabricated});
   }
@@ -102,7 +124,11 @@ class Prover {
   symbolic::SymEvaluator sev_;
   FragmentBuilder frag_;
   search::GenericSystem sys_;
-  Clock::time_point start_ = Clock::now();
+  std::unique_ptr<search::Budget> ownBudget_;  // when the options give none
+  search::Budget& budget_;
+  search::Progress quiet_;
+  search::Progress& progress_;
+  double start_ = budget_.elapsed();
 
   std::vector<AbstractNode> nodes_;
   std::unordered_map<AbstractState, uint32_t> index_;
@@ -117,6 +143,7 @@ class Prover {
   ProveStats stats_;
   std::string unknownReason_, cut_;
   bool stop_ = false;
+  bool depthCut_ = false;  // an abstract state was not expanded because of --max-depth
 };
 
 class Prover::Sink final : public search::SuccessorSink {
@@ -142,13 +169,14 @@ class Prover::Sink final : public search::SuccessorSink {
   size_t node_;
 };
 
-std::pair<uint32_t, bool> Prover::addAbstract(AbstractState a, bool fabricated) {
+std::pair<uint32_t, bool> Prover::addAbstract(AbstractState a, bool fabricated, int64_t from) {
   auto it = index_.find(a);
   if (it != index_.end()) return {it->second, false};
   const auto id = static_cast<uint32_t>(nodes_.size());
   byLoc_[a.pcs].push_back(id);
   index_.emplace(a, id);
-  nodes_.push_back(AbstractNode{std::move(a), fabricated, false});
+  const uint32_t depth = from < 0 ? 0 : nodes_[from].depth + 1;
+  nodes_.push_back(AbstractNode{std::move(a), fabricated, false, depth});
   return {id, true};
 }
 
@@ -191,56 +219,71 @@ void Prover::recordProblem(size_t node, const exec::ExecError& e, const search::
   }
 }
 
+// One Execute (ISSTA'06, Fig. 2): concrete exploration from the start nodes, abstracting the
+// states at cutpoints. A frontier entry's depth is the depth of its abstract state (or of the last
+// one on its way), so --max-depth stops execution where it would go deeper into the abstract
+// state graph.
+class Prover::ExecVisitor final : public search::SearchVisitor {
+ public:
+  ExecVisitor(Prover& pr, search::Searcher& frontier, const std::vector<size_t>& starts)
+      : pr_(pr), frontier_(frontier), startSet_(starts.begin(), starts.end()) {
+    for (size_t id : starts) push(id);
+  }
+  void expand(const search::FrontierEntry& entry) override {
+    const size_t id = entry.id;
+    ++expanded_;
+    ++pr_.stats_.concreteStates;
+    pr_.budget_.chargeState();
+    exec::State s = pr_.sys_.codec().decode(pr_.cnodes_[id].enc);
+    if (pr_.atCutpoint(s)) {
+      const int64_t last = pr_.cnodes_[id].lastAbstract;
+      auto [aid, isNew] = pr_.addAbstract(pr_.abs_.alpha(s), pr_.cnodes_[id].fabricated, last);
+      // A fabricated start state was abstracted (and its edge drawn) when it was made.
+      if (!(startSet_.count(id) && last == static_cast<int64_t>(aid)))
+        pr_.addEdge(last, aid, false);
+      pr_.cnodes_[id].lastAbstract = aid;
+      if (pr_.o_.hybrid && !isNew && !startSet_.count(id)) return;
+    }
+    if (auto inv = pr_.sys_.checkInvariants(pr_.cnodes_[id].enc)) {
+      pr_.recordProblem(id, exec::ExecError{inv->kind, inv->loc, inv->message, false}, nullptr);
+      return;
+    }
+    if (pr_.o_.engine != ProveOptions::Engine::Fabricate) return;  // baselines do not execute
+    Sink sink(pr_, id);
+    pr_.sys_.successors(pr_.cnodes_[id].enc, sink);
+    for (size_t n : sink.fresh) push(n);
+  }
+  bool finished() const override { return pr_.stop_ || expanded_ >= pr_.o_.executeBound; }
+  bool cut(const search::FrontierEntry&) override {
+    pr_.depthCut_ = true;
+    return true;
+  }
+  search::ProgressSample progress() const override { return pr_.progressSample(); }
+
+ private:
+  void push(size_t id) {
+    bool novel = false;
+    if (search::usesNovelty(pr_.o_.search))  // only then: decoding costs
+      for (const exec::Thread& t : pr_.sys_.codec().decode(pr_.cnodes_[id].enc).threads)
+        novel = seenLocs_.insert(t.top().pc).second || novel;
+    const int64_t last = pr_.cnodes_[id].lastAbstract;
+    const uint32_t depth = last < 0 ? 0 : pr_.nodes_[last].depth;
+    frontier_.add(search::FrontierEntry{static_cast<search::StateStore::Id>(id), depth, novel});
+  }
+
+  Prover& pr_;
+  search::Searcher& frontier_;
+  const std::set<size_t> startSet_;
+  std::unordered_set<ir::LocId> seenLocs_;
+  uint64_t expanded_ = 0;
+};
+
 void Prover::execute(std::vector<size_t> starts) {
   ++stats_.executions;
   auto frontier = search::makeSearcher(o_.search, o_.seed);
-  if (!frontier) throw symbolic::NotImplemented("the search strategy '" + o_.search + "'");
-  std::unordered_set<ir::LocId> seenLocs;
-  const bool coverage = o_.search == "coverage";
-  auto push = [&](size_t id, uint32_t depth) {
-    bool novel = false;
-    if (coverage)  // only the coverage searcher looks at novelty; decoding costs
-      for (const exec::Thread& t : sys_.codec().decode(cnodes_[id].enc).threads)
-        novel = seenLocs.insert(t.top().pc).second || novel;
-    frontier->add(search::FrontierEntry{static_cast<search::StateStore::Id>(id), depth, novel});
-  };
-  for (size_t id : starts) push(id, 0);
-  const std::set<size_t> startSet(starts.begin(), starts.end());
-  uint64_t expanded = 0;
-  while (!frontier->empty() && !stop_) {
-    if (expanded >= o_.executeBound) break;
-    if (o_.maxStates && stats_.concreteStates >= *o_.maxStates) {
-      cut_ = "state bound reached (--max-states " + std::to_string(*o_.maxStates) + ")";
-      stop_ = true;
-      break;
-    }
-    if (timeUp()) {
-      cut_ = "timeout reached";
-      stop_ = true;
-      break;
-    }
-    const search::FrontierEntry entry = frontier->next();
-    const size_t id = entry.id;
-    ++expanded;
-    ++stats_.concreteStates;
-    exec::State s = sys_.codec().decode(cnodes_[id].enc);
-    if (atCutpoint(s)) {
-      auto [aid, isNew] = addAbstract(abs_.alpha(s), cnodes_[id].fabricated);
-      // A fabricated start state was abstracted (and its edge drawn) when it was made.
-      if (!(startSet.count(id) && cnodes_[id].lastAbstract == static_cast<int64_t>(aid)))
-        addEdge(cnodes_[id].lastAbstract, aid, false);
-      cnodes_[id].lastAbstract = aid;
-      if (o_.hybrid && !isNew && !startSet.count(id)) continue;
-    }
-    if (auto inv = sys_.checkInvariants(cnodes_[id].enc)) {
-      recordProblem(id, exec::ExecError{inv->kind, inv->loc, inv->message, false}, nullptr);
-      continue;
-    }
-    if (o_.engine != ProveOptions::Engine::Fabricate) continue;  // baselines do not execute
-    Sink sink(*this, id);
-    sys_.successors(cnodes_[id].enc, sink);
-    for (size_t n : sink.fresh) push(n, entry.depth + 1);
-  }
+  ExecVisitor visitor(*this, *frontier, starts);
+  if (search::drive(*frontier, budget_, progress_, visitor).end == search::DriveEnd::Stopped)
+    outOfBudget();
 }
 
 void Prover::startFrom(const exec::State& s, bool fabricated, int64_t fromAbstract) {
@@ -251,7 +294,7 @@ void Prover::startFrom(const exec::State& s, bool fabricated, int64_t fromAbstra
   if (fabricated) {
     // The fabricated state's own abstract state is new; the edge marks where it came from.
     if (atCutpoint(s)) {
-      auto [aid, isNew] = addAbstract(abs_.alpha(s), true);
+      auto [aid, isNew] = addAbstract(abs_.alpha(s), true, fromAbstract);
       (void)isNew;
       addEdge(fromAbstract, aid, true);
       cnodes_.back().lastAbstract = aid;
@@ -261,6 +304,7 @@ void Prover::startFrom(const exec::State& s, bool fabricated, int64_t fromAbstra
 }
 
 smt::CheckResult Prover::query(std::vector<ExprRef> as) {
+  if (outOfBudget()) return smt::CheckResult::unknown(cut_);  // the run ends; nothing is concluded
   ++stats_.invarianceChecks;
   for (ExprRef a : as) {
     if (a->isFalse()) return smt::CheckResult::unsat();
@@ -357,11 +401,9 @@ bool Prover::checkInvariantsOf(uint32_t id, Fragments& f) {
 bool Prover::checkPass() {
   bool fabricated = false;
   for (uint32_t id = 0; id < nodes_.size() && !stop_; ++id) {
-    if (timeUp()) {
-      cut_ = "timeout reached";
-      stop_ = true;
-      break;
-    }
+    if (outOfBudget()) break;
+    progress_.tick([&] { return progressSample(); });
+    if (tooDeep(id)) continue;
     Fragments& f = fragmentsOf(id);
     fabricated = checkInvariantsOf(id, f) || fabricated;
     for (size_t i = 0; i < f.pres.size() && !stop_; ++i) {
@@ -452,7 +494,7 @@ void Prover::enumerateCandidates(const std::vector<ExprRef>& as, const SymConfig
     std::vector<ExprRef> q = as;
     q.push_back(abs_.gamma(c, post, sev_));
     if (!query(q).isSat()) continue;
-    auto [id, isNew] = addAbstract(c, true);
+    auto [id, isNew] = addAbstract(c, true, fromAbstract);
     (void)isNew;
     addEdge(fromAbstract, id, true);
   }
@@ -504,7 +546,7 @@ ProveResult Prover::run() {
   ProveResult r;
   stats_.abstractStates = nodes_.size();
   stats_.solverQueries = solver_.stats().queries;
-  stats_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  stats_.seconds = budget_.elapsed() - start_;
   r.stats = stats_;
   if (real_) {
     r.outcome = ProveResult::Outcome::Error;
@@ -518,8 +560,12 @@ ProveResult Prover::run() {
     r.problem = std::move(potential_);
   } else if (stats_.unknownAnswers) {
     r.outcome = ProveResult::Outcome::Unknown;
-    r.reason = "the solver answered unknown " + std::to_string(stats_.unknownAnswers) + " times (" +
-               unknownReason_ + ")";
+    r.reason = search::solverUnknownReason(unknownReason_) + " (" +
+               std::to_string(stats_.unknownAnswers) + " answers)";
+  } else if (depthCut_) {
+    r.outcome = ProveResult::Outcome::Unknown;
+    r.reason = search::depthBoundReason(*budget_.limits().maxDepth) +
+               ": abstract states that deep were not expanded";
   } else {
     r.outcome = ProveResult::Outcome::Proved;
   }
@@ -543,7 +589,7 @@ ProveResult Prover::run() {
 }
 
 std::string Prover::verify(const ProveResult& r) {
-  for (const AbstractNode& n : r.nodes) addAbstract(n.state, n.fabricated);
+  for (const AbstractNode& n : r.nodes) addAbstract(n.state, n.fabricated, -1);
   ExprManager& em = *p_.exprs;
   std::vector<ExprRef> initCond;
   SymConfig c0 = frag_.initialConfig(o_.entry, initCond);

@@ -15,6 +15,9 @@
 
 #include "abstraction/abstraction.h"
 #include "mc/ir/cutpoints.h"
+#include "mc/search/budget.h"
+#include "mc/search/progress.h"
+#include "mc/search/searcher.h"
 #include "mc/search/trace.h"
 #include "mc/smt/solver.h"
 
@@ -34,13 +37,18 @@ struct ProveOptions {
   // precise abstract post computed by theorem-prover calls, as in Graf and Saidi).
   enum class Engine { Fabricate, Models, Eager };
   Engine engine = Engine::Fabricate;
-  uint64_t executeBound = 1000;  // concrete states per Execute
-  std::string search = "bfs";    // the order of concrete execution: dfs, bfs, random, coverage
+  uint64_t executeBound = 1000;                     // concrete states per Execute
+  search::Strategy search = search::Strategy::Bfs;  // the order of concrete execution
   uint64_t seed = 0;
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
   std::vector<ExprRef> extraPredicates;
-  std::optional<double> timeoutSeconds;
-  std::optional<uint64_t> maxStates;  // concrete states over the whole run
+  // The run's budget (not owned); null: one of its own from `limits`. --max-states counts the
+  // concrete states executed over the whole run; --max-depth bounds the depth of the abstract
+  // state graph (abstract states that far from an initial one are not expanded, and the
+  // verdict is then at best unknown).
+  search::Budget* budget = nullptr;
+  search::Limits limits;
+  search::Progress* progress = nullptr;
 };
 
 // A concrete execution: from `initial` (fabricated or a real initial state) through `steps`; the
@@ -61,6 +69,7 @@ struct AbstractNode {
   abstraction::AbstractState state;
   bool fabricated = false;  // first reached by execution from a fabricated state
   bool error = false;       // a tracked error happens from a state of this abstract state
+  uint32_t depth = 0;       // edges from an initial abstract state when first reached
 };
 
 struct AbstractEdge {

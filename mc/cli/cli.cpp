@@ -1,60 +1,114 @@
 #include "mc/cli/cli.h"
 
-#include <iostream>
+#include <unistd.h>
 
-#include "mc/cli/commands.h"
+#include <cstring>
+#include <iostream>
+#include <new>
+
+#include "engine/api.h"
+#include "engine/load.h"
 #include "mc/cli/options.h"
-#include "mc/cli/prove_command.h"
-#include "mc/cli/symbolic_commands.h"
-#include "mc/dve/import.h"
-#include "mc/ir/frontend.h"
-#include "mc/ir/resolve_expr.h"
-#include "mc/lang/parser.h"
+#include "mc/cli/requests.h"
+#include "mc/cli/signals.h"
+#include "mc/cli/text_report.h"
+#include "mc/symbolic/sym_state.h"
 
 namespace tandem::cli {
 
 namespace {
 
-// A .tdm file through the Tandem front end, or a BEEM .dve model through the DVE importer;
-// command-line invariants are resolved against the lowered program in the DVE case.
-std::unique_ptr<ir::Program> loadModel(const Options& o, std::ostream& err) {
-  auto file = readSourceFile(o.file, err);
-  if (!file) return nullptr;
-  if (!isDvePath(o.file)) {
-    FrontendOptions fo;
-    fo.extraInvariants = o.invariants;
-    return loadProgram(*file, fo, err);
-  }
-  Diagnostics diags(&*file);
-  auto program = importDve(*file, diags);
-  if (!program) {
-    diags.print(err);
-    return nullptr;
-  }
-  program->file = o.file;
-  for (const auto& text : o.invariants) {
-    SourceFile src("--invariant", text);
-    Diagnostics d(&src);
-    auto e = parseExpression(src, d);
-    ExprRef inv = e ? resolveGlobalCondition(*e, *program, d, "--invariant") : nullptr;
-    if (!inv || d.hasErrors()) {
-      d.print(err);
-      return nullptr;
-    }
-    program->invariants.push_back({"--invariant", inv, {}});
-  }
-  return program;
+constexpr const char* kUsage = "usage: tandem COMMAND FILE [OPTIONS] (see tandem --help)\n";
+
+bool wantsJson(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--json") == 0) return true;
+  return false;
 }
 
-bool implemented(const std::string& cmd) {
-  for (const auto& c : implementedCommands())
-    if (c == cmd) return true;
-  return false;
+// `run` with --json: the steps stream into the report's "trace" array as they happen, and the
+// rest of the report follows them.
+class JsonSteps final : public engine::StepObserver {
+ public:
+  explicit JsonSteps(std::ostream& out) : out_(out) {}
+  void step(const engine::TraceStep& s) override {
+    out_ << (started_ ? ",\n" : "{\"trace\": [\n") << engine::traceStepJson(s).dump();
+    started_ = true;
+  }
+  void finish(const engine::Report& r) {
+    out_ << (started_ ? "\n], " : "{\"trace\": [], ");
+    const std::string rest = r.toJson().dump(2);
+    out_ << rest.substr(rest.find('{') + 1) << "\n";
+  }
+
+ private:
+  std::ostream& out_;
+  bool started_ = false;
+};
+
+class TextSteps final : public engine::StepObserver {
+ public:
+  explicit TextSteps(std::ostream& out) : out_(out) {}
+  void step(const engine::TraceStep& s) override { printTraceStep(out_, s); }
+
+ private:
+  std::ostream& out_;
+};
+
+engine::Report dispatch(const Options& o, ir::Program& p, const Streams& s, std::ostream& out) {
+  switch (o.command) {
+    case Command::Check:
+      return engine::check(p, checkRequest(o, s));
+    case Command::Prove:
+      return engine::prove(p, proveRequest(o, s));
+    case Command::Testgen:
+      return engine::testgen(p, testgenRequest(o, s));
+    case Command::ExportChc:
+      return engine::exportChc(p, exportChcRequest(o, s));
+    case Command::Ir:
+      return engine::printIr(p, o.file);
+    case Command::Run:
+      break;
+  }
+  // run: its steps are printed while it runs.
+  engine::RunRequest r = runRequest(o, s);
+  if (o.json) {
+    JsonSteps steps(out);
+    engine::Report rep = engine::run(p, r, steps);
+    steps.finish(rep);
+    return rep;
+  }
+  TextSteps steps(out);
+  return engine::run(p, r, steps);
+}
+
+int fail(const engine::CommandError& e, const std::string& command, const std::string& file,
+         bool json, std::ostream& out, std::ostream& err) {
+  err << e.text();
+  if (e.kind() == engine::CommandError::Kind::Usage) err << kUsage;
+  if (json) out << engine::diagnosticsJson(command, file, e).dump(2) << "\n";
+  return 2;
+}
+
+// The report of a run that ended in a way no engine reports (memory exhausted in an
+// allocation, an internal error): verdict unknown with the reason, never a crash.
+int abort(const Options& o, const std::string& reason, std::ostream& out, std::ostream& err) {
+  err << "tandem: " << reason << "\n";
+  engine::Report rep;
+  rep.command = commandName(o.command);
+  rep.file = o.file;
+  rep.reason = reason;
+  if (o.json)
+    out << rep.toJson().dump(2) << "\n";
+  else
+    out << "verdict: unknown (" << reason << ")\n";
+  return engine::exitCode(rep.verdict);
 }
 
 }  // namespace
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  const bool json = wantsJson(argc, argv);
   ParseResult pr = parseOptions(argc, argv);
   switch (pr.status) {
     case ParseStatus::Help:
@@ -64,31 +118,51 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
       out << "tandem 0.1\n";
       return 0;
     case ParseStatus::ListCommands:
-      for (const auto& c : implementedCommands()) out << c << '\n';
+      for (Command c : allCommands()) out << commandName(c) << '\n';
+      return 0;
+    case ParseStatus::ListOptions:
+      out << listOptions();
       return 0;
     case ParseStatus::Error:
-      err << "tandem: error: " << pr.message
-          << "\nusage: tandem COMMAND FILE [OPTIONS] (see tandem --help)\n";
-      return 2;
+      return fail(engine::usageError(pr.message), pr.command, pr.file, json, out, err);
     case ParseStatus::Ok:
       break;
   }
   const Options& o = pr.options;
-  if (!implemented(o.command)) {
-    err << "tandem: error: command '" << o.command << "' is not implemented yet\n";
-    return 2;
+  std::unique_ptr<ir::Program> program;
+  try {
+    program = engine::loadModel(o.file, o.invariants);
+  } catch (const engine::CommandError& e) {
+    return fail(e, commandName(o.command), o.file, o.json, out, err);
   }
-  auto program = loadModel(o, err);
-  if (!program) return 2;
-  Io io{out, err};
-  if (o.command == "ir") return runIrCommand(o, *program, io);
-  if (o.command == "run") return runRunCommand(o, *program, io);
-  if (o.command == "check") return runCheckCommand(o, *program, io);
-  if (o.command == "testgen") return runTestgenCommand(o, *program, io);
-  if (o.command == "prove") return runProveCommand(o, *program, io);
-  if (o.command == "export-chc") return runExportChcCommand(o, *program, io);
-  err << "tandem: error: command '" << o.command << "' is not implemented yet\n";
-  return 2;
+  return execute(o, *program, out, err);
+}
+
+int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& err) {
+  InterruptGuard interrupts;
+  // The progress line: on a terminal unless --quiet, or wherever --progress asks for it.
+  const bool terminal = &err == &std::cerr && isatty(STDERR_FILENO);
+  std::ostream* progress = !o.quiet && (o.progress || terminal) ? &err : nullptr;
+  const Streams streams{progress, &err, interrupts.flag()};
+  try {
+    engine::Report rep = dispatch(o, p, streams, out);
+    if (o.command == Command::Run && o.json) return engine::exitCode(rep.verdict);
+    if (o.json)
+      out << rep.toJson().dump(2) << "\n";
+    else
+      printText(out, rep, o);
+    return engine::exitCode(rep.verdict);
+  } catch (const engine::CommandError& e) {
+    return fail(e, commandName(o.command), o.file, o.json, out, err);
+  } catch (const symbolic::NotImplemented& e) {
+    return fail(engine::inputError(o.file, e.what()), commandName(o.command), o.file, o.json, out,
+                err);
+  } catch (const std::bad_alloc&) {
+    return abort(o, "memory exhausted (an allocation failed)", out, err);
+  } catch (const std::exception& e) {
+    return abort(o, std::string("internal error: ") + e.what() + "; please report this bug", out,
+                 err);
+  }
 }
 
 int run(int argc, char** argv) { return run(argc, argv, std::cout, std::cerr); }

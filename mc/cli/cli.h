@@ -5,10 +5,16 @@
 
 #include <iosfwd>
 
+#include "mc/cli/options.h"
+#include "mc/ir/program.h"
+
 namespace tandem::cli {
 
 int run(int argc, char** argv);
 // The same, writing to the given streams (tests call this).
 int run(int argc, char** argv, std::ostream& out, std::ostream& err);
+// Runs the parsed command on a loaded program (tests give programs from text), printing as the
+// command line does; usage and input errors print their diagnostics and return 2.
+int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& err);
 
 }  // namespace tandem::cli

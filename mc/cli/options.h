@@ -1,4 +1,8 @@
-// Every command-line option, declared once, with its default (shown by `tandem --help`).
+// The command line, declared once as data (cvc5's options-as-data idea): every option has a
+// name, a value type, a default, a help text, the commands it applies to and its validation.
+// `tandem --help`, `tandem COMMAND --help` and `tandem --list-options` are generated from the
+// table; a flag that does not apply to the command, a bound that is not positive or an unknown
+// enumeration value is a usage error (exit 2) naming the flag.
 #pragma once
 
 #include <cstdint>
@@ -6,26 +10,41 @@
 #include <string>
 #include <vector>
 
+#include "fabricate/prover.h"
+#include "fabricate/triage.h"
+#include "mc/ir/cutpoints.h"
+#include "mc/search/searcher.h"
+#include "mc/smt/solver_factory.h"
+#include "mc/symbolic/mixed_solver.h"
+#include "mc/symbolic/symbolic_explorer.h"
+
 namespace tandem::cli {
 
+enum class Command : uint8_t { Check, Prove, Testgen, Run, Ir, ExportChc };
+const char* commandName(Command c);
+std::optional<Command> parseCommand(const std::string& name);
+const std::vector<Command>& allCommands();  // the implemented commands
+
+// Every option's value after parsing (defaults where not given). `given` lists the options that
+// were on the command line, by name.
 struct Options {
-  std::string command;
+  Command command = Command::Check;
   std::string file;
+  std::vector<std::string> given;
+  bool wasGiven(const std::string& name) const;
 
   // Entry points.
-  std::string entry;
-  std::string cls;
-  std::optional<uint64_t> maxCalls;  // check --class: none means unbounded
-  std::vector<std::string> args;     // --args a,b (run)
-  uint64_t steps = 1000;             // --steps (run of a closed system)
-  std::string inputs = "symbolic";   // check --entry: symbolic|tests
+  std::string entry, cls;
+  std::optional<uint64_t> maxCalls;
+  std::vector<std::string> args;
+  uint64_t steps = 1000;
+  std::optional<bool> testsOnly;  // --inputs: tests (true) or symbolic (false)
 
   // Search and bounds.
-  std::string search = "dfs";
+  search::Strategy search = search::Strategy::Dfs;
   uint64_t seed = 0;
-  std::optional<uint64_t> maxDepth, maxStates;
-  std::optional<double> timeout;          // seconds
-  std::optional<uint64_t> memoryLimitMb;  // MB
+  std::optional<uint64_t> maxDepth, maxStates, memoryLimitMb;
+  std::optional<double> timeout;
 
   // Properties.
   std::vector<std::string> checkKinds;  // empty: all
@@ -33,50 +52,44 @@ struct Options {
   bool deadlock = false;
 
   // Output.
-  bool json = false, trace = false, stats = false, quiet = false;
-  std::string dot;
-  std::string output;  // -o FILE (export-chc)
+  bool json = false, trace = false, stats = false, quiet = false, progress = false;
+  std::string dot, output;
 
-  // Solver (used by the symbolic and proving commands).
-  std::string solver = "z3";
+  // Solver.
+  smt::Backend solver = smt::Backend::Z3;
   bool checkProof = false;
   uint64_t solverTimeoutMs = 10000;
   std::string smtLog;
   bool solverCrossCheck = false;
 
   // prove
-  std::string cutpoints = "loops";
+  ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
   bool autoPredicates = false, hybrid = false;
   std::string predicatesFile;
-  std::string engine = "fabricate";
+  fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
+  fabricate::TriageOptions triage;
 
-  // testgen
-  std::string solving = "mixed";  // testgen's default; check --entry: classic unless given
-  bool solvingGiven = false;      // --solving was on the command line
-  std::string heuristic = "incremental";
+  // Symbolic execution.
+  std::optional<symbolic::Solving> solving;  // testgen: mixed unless given; check: classic
+  symbolic::Heuristic heuristic = symbolic::Heuristic::Incremental;
   uint64_t maxTries = 10;
-  bool compositional = false;
-  std::string target;
-  std::string guide = "none";
   std::string testsOut;
   std::vector<std::string> natives;
-
-  // cover
-  uint64_t unwind = 2;
-  std::string algo = "statements";
 };
 
-enum class ParseStatus { Ok, Help, Version, ListCommands, Error };
+enum class ParseStatus { Ok, Help, Version, ListCommands, ListOptions, Error };
 
 struct ParseResult {
   ParseStatus status = ParseStatus::Ok;
   Options options;
-  std::string message;  // usage error or help text
+  std::string message;  // usage error, or help text
+  std::string command;  // the command word, when there was one (for --json usage errors)
+  std::string file;
 };
 
 ParseResult parseOptions(int argc, const char* const* argv);
 
-// The commands this build implements (for `--list-commands` and usage).
-const std::vector<std::string>& implementedCommands();
+// `--name cmd1,cmd2,...` per option, one per line (the conformance runner reads it).
+std::string listOptions();
 
 }  // namespace tandem::cli

@@ -12,30 +12,38 @@
 
 namespace tandem {
 
-std::optional<SourceFile> readSourceFile(const std::string& path, std::ostream& err) {
+void reportDiagnostics(const Diagnostics& d, const std::string& file, std::ostream& err,
+                       std::vector<FileDiagnostic>* collected) {
+  d.print(err);
+  if (collected)
+    for (const Diagnostic& x : d.errors()) collected->push_back({file, x.loc, x.message});
+}
+
+std::optional<SourceFile> readSourceFile(const std::string& path, std::ostream& err,
+                                         std::vector<FileDiagnostic>* collected) {
+  auto fail = [&](const std::string& message) -> std::optional<SourceFile> {
+    err << path << ": error: " << message << '\n';
+    if (collected) collected->push_back({path, {}, message});
+    return std::nullopt;
+  };
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    err << path << ": error: is a directory, not a model file\n";
-    return std::nullopt;
-  }
+  if (std::filesystem::is_directory(path, ec)) return fail("is a directory, not a model file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    err << path << ": error: cannot open file: " << std::strerror(errno) << '\n';
-    return std::nullopt;
-  }
+  if (!in) return fail(std::string("cannot open file: ") + std::strerror(errno));
   std::ostringstream ss;
   ss << in.rdbuf();
   return SourceFile(path, ss.str());
 }
 
 std::unique_ptr<ir::Program> loadProgram(const SourceFile& file, const FrontendOptions& opts,
-                                         std::ostream& err) {
+                                         std::ostream& err,
+                                         std::vector<FileDiagnostic>* collected) {
   Diagnostics diags(&file);
   auto ast = parseProgram(file, diags);
   auto types = std::make_unique<TypeTable>();
   if (!diags.hasErrors()) checkProgram(*ast, *types, diags);
   if (diags.hasErrors()) {
-    diags.print(err);
+    reportDiagnostics(diags, file.path(), err, collected);
     return nullptr;
   }
   // Command-line invariants are checked on their own text, so their errors point into it.
@@ -45,7 +53,7 @@ std::unique_ptr<ir::Program> loadProgram(const SourceFile& file, const FrontendO
     auto e = parseExpression(text, d);
     if (e && !d.hasErrors()) checkGlobalExpr(*e, *ast, *types, d);
     if (d.hasErrors() || !e) {
-      d.print(err);
+      reportDiagnostics(d, "--invariant", err, collected);
       return nullptr;
     }
     ast::NamedExpr inv;
@@ -56,7 +64,7 @@ std::unique_ptr<ir::Program> loadProgram(const SourceFile& file, const FrontendO
   }
   auto prog = lowerProgram(*ast, std::move(types), diags);
   if (diags.hasErrors() || !prog) {
-    diags.print(err);
+    reportDiagnostics(diags, file.path(), err, collected);
     return nullptr;
   }
   prog->file = file.path();

@@ -1,36 +1,13 @@
 #include "mc/search/explorer.h"
 
 #include <algorithm>
-#include <chrono>
-#include <fstream>
 #include <functional>
-#include <ostream>
+#include <memory>
 #include <set>
-#include <sstream>
 
-#include "mc/search/searcher.h"
+#include "mc/search/driver.h"
 
 namespace tandem::search {
-
-uint64_t peakRssMb() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("VmHWM:", 0) == 0) {
-      std::istringstream ss(line.substr(6));
-      uint64_t kb = 0;
-      ss >> kb;
-      return (kb + 1023) / 1024;
-    }
-  return 0;
-}
-
-uint64_t currentRssMb() {
-  std::ifstream in("/proc/self/statm");
-  uint64_t pages = 0, rss = 0;
-  in >> pages >> rss;
-  return rss * 4096 / (1024 * 1024);
-}
 
 namespace {
 
@@ -41,9 +18,14 @@ namespace {
 // reused, so there is no allocation per state.
 class InsertingSink final : public SuccessorSink {
  public:
-  InsertingSink(StateStore& store, Searcher& searcher, ExploreResult& res,
-                const ExploreOptions& opts, std::function<bool(std::string_view)> novel)
-      : store_(store), searcher_(searcher), res_(res), opts_(opts), novel_(std::move(novel)) {}
+  InsertingSink(StateStore& store, Searcher& searcher, ExploreResult& res, Budget& budget,
+                size_t graphLimit, std::function<bool(std::string_view)> novel)
+      : store_(store),
+        searcher_(searcher),
+        res_(res),
+        budget_(budget),
+        graphLimit_(graphLimit),
+        novel_(std::move(novel)) {}
 
   void from(StateStore::Id parent, uint32_t depth) {
     parent_ = parent;
@@ -57,6 +39,9 @@ class InsertingSink final : public SuccessorSink {
     bytes_.append(state);
   }
   void flush() {
+    // A table that doubles allocates its new half at once: stop before, not after, the limit.
+    if (const size_t grow = store_.growthBytes(pending_.size()); grow && !boundHit)
+      boundHit = budget_.wouldExceedMemory(grow);
     if (pending_.size() > 1)
       for (const Pending& p : pending_) store_.prefetchState(p.hash);
     for (const Pending& p : pending_) {
@@ -78,11 +63,6 @@ class InsertingSink final : public SuccessorSink {
   bool boundHit = false;
 
  private:
-  StateStore& store_;
-  Searcher& searcher_;
-  ExploreResult& res_;
-  const ExploreOptions& opts_;
-  std::function<bool(std::string_view)> novel_;
   struct Pending {
     size_t at, size;
     uint64_t hash;
@@ -90,32 +70,78 @@ class InsertingSink final : public SuccessorSink {
   void insert(std::string_view state, uint64_t hash) {
     if (parent_ != StateStore::kNoParent) ++res_.transitions;
     auto ins = store_.insert(state, parent_, hash);
-    if (opts_.graphLimit && parent_ != StateStore::kNoParent && store_.size() <= opts_.graphLimit)
+    if (graphLimit_ && parent_ != StateStore::kNoParent && store_.size() <= graphLimit_)
       res_.graph.emplace_back(parent_, ins.id);
     if (!ins.isNew) return;
     uint32_t d = parent_ == StateStore::kNoParent ? 0 : depth_ + 1;
     res_.maxDepth = std::max<uint64_t>(res_.maxDepth, d);
     searcher_.add({ins.id, d, novel_(state)});
-    if (opts_.maxStates && store_.size() >= *opts_.maxStates) boundHit = true;
+    if (budget_.chargeState()) boundHit = true;
   }
 
+  StateStore& store_;
+  Searcher& searcher_;
+  ExploreResult& res_;
+  Budget& budget_;
+  size_t graphLimit_;
+  std::function<bool(std::string_view)> novel_;
   StateStore::Id parent_ = StateStore::kNoParent;
   uint32_t depth_ = 0;
   std::vector<Pending> pending_;
   std::string bytes_;
 };
 
+// One expansion: the successors of a stored state, an error, or a deadlock.
+class ExplicitVisitor final : public SearchVisitor {
+ public:
+  ExplicitVisitor(TransitionSystem& sys, const StateStore& store, InsertingSink& sink,
+                  ExploreResult& res, bool deadlock)
+      : sys_(sys), store_(store), sink_(sink), res_(res), deadlock_(deadlock) {}
+
+  void expand(const FrontierEntry& e) override {
+    std::string_view state = store_.get(e.id);  // arena memory never moves
+    sink_.from(e.id, e.depth);
+    const bool moved = sys_.successors(state, sink_);
+    sink_.flush();
+    if (sink_.err) {
+      res_.errorSource = e.id;
+      ended = Outcome::ErrorFound;
+    } else if (!moved && deadlock_ && !sys_.allTerminated(state)) {
+      res_.errorSource = e.id;
+      ended = Outcome::Deadlock;
+    }
+  }
+  bool finished() const override { return ended.has_value(); }
+  ProgressSample progress() const override {
+    return {
+        store_.size(), "states",
+        std::to_string(res_.transitions) + " transitions, depth " + std::to_string(res_.maxDepth)};
+  }
+
+  std::optional<Outcome> ended;
+
+ private:
+  TransitionSystem& sys_;
+  const StateStore& store_;
+  InsertingSink& sink_;
+  ExploreResult& res_;
+  bool deadlock_;
+};
+
 }  // namespace
 
 ExploreResult Explorer::run() {
-  using Clock = std::chrono::steady_clock;
-  auto start = Clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  std::unique_ptr<Budget> own;
+  Budget& budget = opts_.budget ? *opts_.budget : *(own = std::make_unique<Budget>(opts_.limits));
+  const double start = budget.elapsed();
+  std::unique_ptr<Progress> quiet;
+  Progress& progress =
+      opts_.progress ? *opts_.progress : *(quiet = std::make_unique<Progress>(nullptr, budget));
   ExploreResult res;
   auto searcher = makeSearcher(opts_.search, opts_.seed);
   std::set<ir::LocId> seenLocs;
   std::vector<ir::LocId> locs;
-  bool coverage = opts_.search == "coverage";
+  const bool coverage = usesNovelty(opts_.search);
   auto novel = [&](std::string_view s) {
     if (!coverage) return false;
     sys_.locations(s, locs);
@@ -126,14 +152,14 @@ ExploreResult Explorer::run() {
   auto finish = [&](Outcome o) {
     res.outcome = o;
     res.states = store_.size();
-    res.seconds = elapsed();
+    res.seconds = budget.elapsed() - start;
     res.storeBytes = store_.memoryBytes();
     res.peakRssMb = peakRssMb();
     res.graphComplete = opts_.graphLimit > 0 && store_.size() <= opts_.graphLimit;
     return res;
   };
 
-  InsertingSink sink(store_, *searcher, res, opts_, novel);
+  InsertingSink sink(store_, *searcher, res, budget, opts_.graphLimit, novel);
   sink.from(StateStore::kNoParent, 0);
   sys_.initialStates(sink);
   sink.flush();
@@ -141,55 +167,23 @@ ExploreResult Explorer::run() {
     res.error = sink.err;
     return finish(Outcome::ErrorFound);
   }
-  double nextProgress = 2.0;
-  uint64_t checks = 0;
-  std::string incompleteWhy;
-  while (!searcher->empty()) {
-    if (sink.boundHit) {
-      res.reason = "state bound " + std::to_string(*opts_.maxStates) + " reached";
-      return finish(Outcome::Incomplete);
-    }
-    if ((++checks & 1023) == 0) {
-      double t = elapsed();
-      if (opts_.timeoutSeconds && t > *opts_.timeoutSeconds) {
-        res.reason = "timeout of " + std::to_string(*opts_.timeoutSeconds) + " s reached";
-        return finish(Outcome::Incomplete);
-      }
-      if (opts_.memoryLimitMb && currentRssMb() > *opts_.memoryLimitMb) {
-        res.reason = "memory limit of " + std::to_string(*opts_.memoryLimitMb) + " MB reached";
-        return finish(Outcome::Incomplete);
-      }
-      if (opts_.progress && t >= nextProgress) {
-        *opts_.progress << "tandem: " << store_.size() << " states, " << res.transitions
-                        << " transitions, depth " << res.maxDepth << ", "
-                        << static_cast<uint64_t>(store_.size() / t) << " states/s, "
-                        << currentRssMb() << " MB\n";
-        nextProgress = t + 1.0;
-      }
-    }
-    FrontierEntry cur = searcher->next();
-    if (opts_.maxDepth && cur.depth >= *opts_.maxDepth) {
-      if (incompleteWhy.empty())
-        incompleteWhy = "depth bound " + std::to_string(*opts_.maxDepth) + " reached";
-      continue;
-    }
-    std::string_view state = store_.get(cur.id);  // arena memory never moves
-    sink.from(cur.id, cur.depth);
-    bool moved = sys_.successors(state, sink);
-    sink.flush();
-    if (sink.err) {
-      res.error = sink.err;
-      res.errorSource = cur.id;
-      return finish(Outcome::ErrorFound);
-    }
-    if (!moved && opts_.deadlock && !sys_.allTerminated(state)) {
-      res.errorSource = cur.id;
-      return finish(Outcome::Deadlock);
-    }
+  ExplicitVisitor visitor(sys_, store_, sink, res, opts_.deadlock);
+  const DriveResult d = drive(*searcher, budget, progress, visitor);
+  if (visitor.ended) {
+    if (*visitor.ended == Outcome::ErrorFound) res.error = sink.err;
+    return finish(*visitor.ended);
   }
-  if (incompleteWhy.empty()) incompleteWhy = sink.why;
-  if (!incompleteWhy.empty()) {
-    res.reason = incompleteWhy;
+  if (d.end == DriveEnd::Stopped || sink.boundHit) {
+    if (!budget.stopped()) budget.stop(StopKind::States);
+    res.reason = budget.stopped()->reason;
+    return finish(Outcome::Incomplete);
+  }
+  if (d.depthCuts) {
+    res.reason = depthBoundReason(*budget.limits().maxDepth);
+    return finish(Outcome::Incomplete);
+  }
+  if (!sink.why.empty()) {
+    res.reason = sink.why;
     return finish(Outcome::Incomplete);
   }
   return finish(Outcome::Exhausted);

@@ -1,28 +1,31 @@
-// The explicit-state explorer: a visited set, a searcher, bounds, and property checks over any
-// TransitionSystem. It stops at the first error (like SPIN without -e), and says `exhausted` only
-// when every reachable state was expanded with nothing left out.
+// The explicit-state explorer: a visited set, the search driver with a searcher and the budget,
+// and property checks over any TransitionSystem. It stops at the first error (like SPIN without
+// -e), and says `exhausted` only when every reachable state was expanded with nothing left out.
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "mc/search/budget.h"
+#include "mc/search/progress.h"
+#include "mc/search/searcher.h"
 #include "mc/search/state_store.h"
 #include "mc/search/transition_system.h"
 
 namespace tandem::search {
 
 struct ExploreOptions {
-  std::string search = "dfs";
+  Strategy search = Strategy::Dfs;
   uint64_t seed = 0;
-  std::optional<uint64_t> maxDepth, maxStates;
-  std::optional<double> timeoutSeconds;
-  std::optional<uint64_t> memoryLimitMb;
+  // The run's budget (not owned); null: one of its own from `limits`. --max-states counts
+  // stored states, --max-depth the moves from an initial state.
+  Budget* budget = nullptr;
+  Limits limits;
   bool deadlock = false;
-  std::ostream* progress = nullptr;  // a line about once a second on runs longer than 2 s
-  size_t graphLimit = 0;             // record the state graph up to this many states (--dot)
+  Progress* progress = nullptr;  // null: no progress line
+  size_t graphLimit = 0;         // record the state graph up to this many states (--dot)
 };
 
 enum class Outcome { Exhausted, ErrorFound, Deadlock, Incomplete };
@@ -53,10 +56,5 @@ class Explorer {
   ExploreOptions opts_;
   StateStore store_;
 };
-
-// Peak resident set size of this process, in MB (from /proc/self/status).
-uint64_t peakRssMb();
-// Current resident set size of this process, in MB (from /proc/self/statm).
-uint64_t currentRssMb();
 
 }  // namespace tandem::search

@@ -1,13 +1,15 @@
 // Search strategies over the frontier of unexpanded states (KLEE's Searcher: select / update /
-// empty / name). Leaf strategies are final; every random choice comes from a seeded RNG, so
-// every run is reproducible.
+// empty / name). Leaf strategies are final; a combinator (InterleavedSearcher) wraps others, as
+// KLEE's InterleavedSearcher does. Every random choice comes from a seeded RNG, so every run is
+// reproducible.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <random>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include "mc/search/state_store.h"
@@ -19,6 +21,13 @@ struct FrontierEntry {
   uint32_t depth;
   bool novel = false;  // reached a location no earlier state was at (coverage search)
 };
+
+// The strategies of --search. `interleaved` alternates coverage-guided and random selection.
+enum class Strategy : uint8_t { Dfs, Bfs, Random, Coverage, Interleaved };
+const char* strategyName(Strategy s);
+std::optional<Strategy> parseStrategy(std::string_view name);
+// Every strategy, in the order --help lists them.
+const std::vector<Strategy>& allStrategies();
 
 class Searcher {
  public:
@@ -105,7 +114,28 @@ class CoverageSearcher final : public Searcher {
   std::vector<FrontierEntry> novel_, rest_;
 };
 
-// "dfs", "bfs", "random", "coverage"; null for anything else.
-std::unique_ptr<Searcher> makeSearcher(const std::string& name, uint64_t seed);
+// KLEE's interleaving combinator: each selection asks the next searcher in turn. Every searcher
+// sees every state; one taken by another searcher is skipped when it comes up (ids are unique
+// per run, so a taken-bit per id suffices).
+class InterleavedSearcher final : public Searcher {
+ public:
+  explicit InterleavedSearcher(std::vector<std::unique_ptr<Searcher>> parts);
+  void add(const FrontierEntry& e) override;
+  FrontierEntry next() override;
+  bool empty() const override { return live_ == 0; }
+  size_t size() const override { return live_; }
+  const char* name() const override { return "interleaved"; }
+
+ private:
+  std::vector<std::unique_ptr<Searcher>> parts_;
+  std::vector<bool> taken_;
+  size_t turn_ = 0, live_ = 0;
+};
+
+std::unique_ptr<Searcher> makeSearcher(Strategy s, uint64_t seed);
+// Whether the strategy looks at FrontierEntry::novel (callers compute it only then: it costs).
+inline bool usesNovelty(Strategy s) {
+  return s == Strategy::Coverage || s == Strategy::Interleaved;
+}
 
 }  // namespace tandem::search

@@ -34,6 +34,11 @@ class StateStore {
   std::string_view get(Id id) const;
   Id parent(Id id) const { return parents_[id]; }
   size_t size() const { return parents_.size(); }
+  // Bytes the table's next doubling allocates, if inserting `adding` more states may trigger it
+  // (0 otherwise): callers with a memory limit check before the allocation, not after.
+  size_t growthBytes(size_t adding) const {
+    return (parents_.size() + adding) * 10 > tableSize_ * 7 ? tableSize_ * 2 * sizeof(uint64_t) : 0;
+  }
   // Bytes held by the store (arena, table, per-state arrays): for bytes-per-state figures.
   size_t memoryBytes() const;
 

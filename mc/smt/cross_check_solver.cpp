@@ -39,6 +39,10 @@ class CrossCheckSolver final : public SolverDecorator {
     inner().setTimeout(ms);
     other_->setTimeout(ms);
   }
+  void setQueryStop(QueryStop stop) override {
+    inner().setQueryStop(stop);
+    other_->setQueryStop(std::move(stop));
+  }
 
  protected:
   void doAdd(ExprRef formula) override {

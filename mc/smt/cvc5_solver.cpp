@@ -1,5 +1,6 @@
 #include "mc/smt/cvc5_solver.h"
 
+#include <chrono>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -93,19 +94,7 @@ class Cvc5Solver final : public Solver {
     if (!model_) throw SmtError("cvc5: no model: the last check did not answer sat");
     return *model_;
   }
-  void setTimeout(unsigned ms) override {
-    guard([&] {
-      if (!ms) {
-        limited_.reset();
-        return;
-      }
-      if (!limited_) {
-        limited_ = std::make_unique<Cvc5Session>(naming_, false);
-        stack_.replay([&](ExprRef f) { limited_->add(f); }, [&] { limited_->solver->push(); });
-      }
-      limited_->solver->setOption("tlimit-per", std::to_string(ms));
-    });
-  }
+  void setTimeout(unsigned ms) override { timeoutMs_ = ms; }
 
  protected:
   void doAdd(ExprRef formula) override {
@@ -118,6 +107,19 @@ class Cvc5Solver final : public Solver {
 
   CheckResult doCheck(std::span<const ExprRef> assumptions) override {
     model_.reset();
+    // cvc5 1.0.3 cannot be interrupted once a check runs: a stop is seen before it starts, and
+    // the run's deadline caps its time limit.
+    const QueryStop& stop = queryStop();
+    if (stop.stopNow && stop.stopNow()) return CheckResult::unknown("interrupted");
+    unsigned limit = timeoutMs_;
+    if (stop.deadline) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            *stop.deadline - std::chrono::steady_clock::now())
+                            .count();
+      if (left <= 0) return CheckResult::unknown("timeout");
+      if (!limit || static_cast<uint64_t>(left) < limit) limit = static_cast<unsigned>(left);
+    }
+    limitTo(limit);
     try {
       if (limited_) {
         CheckResult first = answer(limited_->check(assumptions));
@@ -175,7 +177,25 @@ class Cvc5Solver final : public Solver {
     return CheckResult::unknown("cvc5: " + why.str());
   }
 
+  // The limited session exists while checks have a limit; its tlimit-per follows `ms`.
+  void limitTo(unsigned ms) {
+    guard([&] {
+      if (!ms) {
+        limited_.reset();
+        limitMs_ = 0;
+        return;
+      }
+      if (!limited_) {
+        limited_ = std::make_unique<Cvc5Session>(naming_, false);
+        stack_.replay([&](ExprRef f) { limited_->add(f); }, [&] { limited_->solver->push(); });
+      }
+      if (limitMs_ != ms) limited_->solver->setOption("tlimit-per", std::to_string(ms));
+      limitMs_ = ms;
+    });
+  }
+
   TermNaming naming_;
+  unsigned timeoutMs_ = 0, limitMs_ = 0;
   std::unique_ptr<Cvc5Session> models_;   // produces models; never limited
   std::unique_ptr<Cvc5Session> limited_;  // only while a time limit is set
   AssertionStack stack_;

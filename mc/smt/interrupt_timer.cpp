@@ -1,5 +1,7 @@
 #include "mc/smt/interrupt_timer.h"
 
+#include <algorithm>
+
 namespace tandem::smt {
 
 InterruptTimer::InterruptTimer(std::function<void()> onExpiry)
@@ -15,12 +17,18 @@ InterruptTimer::~InterruptTimer() {
 }
 
 void InterruptTimer::arm(unsigned ms) {
+  arm(std::chrono::steady_clock::now() + std::chrono::milliseconds(ms), {});
+}
+
+void InterruptTimer::arm(std::chrono::steady_clock::time_point deadline,
+                         std::function<bool()> poll) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     armed_ = true;
     fired_ = false;
     ++generation_;
-    deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    deadline_ = deadline;
+    poll_ = std::move(poll);
   }
   cv_.notify_all();
 }
@@ -42,7 +50,10 @@ void InterruptTimer::run() {
     }
     const uint64_t gen = generation_;
     const auto deadline = deadline_;
-    if (cv_.wait_until(lock, deadline, [&] { return quit_ || generation_ != gen; })) continue;
+    const auto now = std::chrono::steady_clock::now();
+    const auto wake = poll_ ? std::min(deadline, now + std::chrono::milliseconds(20)) : deadline;
+    if (cv_.wait_until(lock, wake, [&] { return quit_ || generation_ != gen; })) continue;
+    if (std::chrono::steady_clock::now() < deadline && !(poll_ && poll_())) continue;
     // Still the same check, past its limit. The lock is held, so disarm() (called once the
     // check has returned) cannot pass in between: the interrupt only reaches a running check.
     fired_ = true;

@@ -1,5 +1,6 @@
 // A per-solver watchdog thread for query time limits: arm() before a check, disarm() after; if
-// the limit passes while armed, `onExpiry` runs (Z3: Z3_interrupt on the context).
+// the limit passes while armed, or the poll function (the run's interrupt flag and memory
+// limit, polled every 20 ms) says stop, `onExpiry` runs (Z3: Z3_interrupt on the context).
 //
 // Why not Z3's own `timeout` parameter: Z3 4.8.10-4.8.12 (Debian 12 ships 4.8.12) runs it on a
 // thread-pool scoped_timer that can deadlock when the timer fires (Z3Prover/z3 PR #5371, issue
@@ -24,6 +25,8 @@ class InterruptTimer {
   InterruptTimer& operator=(const InterruptTimer&) = delete;
 
   void arm(unsigned ms);
+  // Until `deadline`; `poll` (may be empty) is called on the watchdog thread while armed.
+  void arm(std::chrono::steady_clock::time_point deadline, std::function<bool()> poll);
   // True if the limit expired (and `onExpiry` ran) since arm().
   bool disarm();
 
@@ -36,6 +39,7 @@ class InterruptTimer {
   bool armed_ = false, fired_ = false, quit_ = false;
   uint64_t generation_ = 0;
   std::chrono::steady_clock::time_point deadline_;
+  std::function<bool()> poll_;
   std::thread thread_;  // last: started once the members above exist
 };
 

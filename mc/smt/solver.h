@@ -6,6 +6,9 @@
 // backtracking explorer pushes when it branches and pops when it backtracks.
 #pragma once
 
+#include <chrono>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -20,6 +23,16 @@ struct Capabilities {
   bool incremental = false;  // push/pop keep learned facts instead of re-solving from scratch
   bool quantifiers = false;  // the back end's translator offers mkForall
   bool timeouts = false;     // setTimeout is honoured
+};
+
+// What ends a running check early, besides the per-query limit of setTimeout: the run's deadline
+// (--timeout) and `stopNow` (SIGINT/SIGTERM, the memory limit), which a watchdog polls while the
+// check runs. Such a check answers unknown with reason "timeout" or "interrupted". `stopNow`
+// must be safe to call from another thread.
+struct QueryStop {
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::function<bool()> stopNow;
+  bool any() const { return deadline.has_value() || static_cast<bool>(stopNow); }
 };
 
 class Solver {
@@ -46,6 +59,8 @@ class Solver {
   // A limit for each later check, in milliseconds; 0 means none. A check that reaches it
   // answers unknown with reason "timeout".
   virtual void setTimeout(unsigned ms) = 0;
+  // Applies to every later check. Decorators pass it down to every back end they hold.
+  virtual void setQueryStop(QueryStop stop) { stop_ = std::move(stop); }
   // This solver's check counts plus the counters of every layer below it.
   SolverStats stats() const;
 
@@ -58,9 +73,11 @@ class Solver {
   virtual void addChainStats(SolverStats& into) const = 0;
   // This layer's own check counts (the first group of SolverStats).
   const SolverStats& ownStats() const { return own_; }
+  const QueryStop& queryStop() const { return stop_; }
 
  private:
   SolverStats own_;
+  QueryStop stop_;
 };
 
 }  // namespace tandem::smt

@@ -15,6 +15,7 @@ class SolverDecorator : public Solver {
   unsigned level() const override { return inner_->level(); }
   const Model& model() const override { return inner_->model(); }
   void setTimeout(unsigned ms) override { inner_->setTimeout(ms); }
+  void setQueryStop(QueryStop stop) override { inner_->setQueryStop(std::move(stop)); }
 
  protected:
   explicit SolverDecorator(std::unique_ptr<Solver> inner);

@@ -36,6 +36,7 @@ std::unique_ptr<Solver> makeSolver(const SolverOptions& options, const TermNamin
   if (options.cache) s = makeCachingSolver(std::move(s));
   if (options.independence) s = makeIndependentSolver(std::move(s));
   s->setTimeout(options.timeoutMs);
+  if (options.stop.any()) s->setQueryStop(options.stop);
   return s;
 }
 

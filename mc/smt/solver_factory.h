@@ -32,6 +32,7 @@ struct SolverOptions {
   std::string logPath;      // --smt-log FILE; empty: no log
   bool crossCheck = false;  // --solver-cross-check: also run the other back end on every query
   std::ostream* report = nullptr;  // cross-check reports; null means std::cerr
+  QueryStop stop;                  // the run's deadline and stop poll (Solver::setQueryStop)
 };
 
 std::unique_ptr<Solver> makeBackend(Backend b, TermNaming naming);

@@ -1,5 +1,7 @@
 #include "mc/smt/z3_solver.h"
 
+#include <algorithm>
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -60,11 +62,7 @@ class Z3Solver final : public Solver {
     return *model_;
   }
   // Not Z3's `timeout` parameter: see interrupt_timer.h.
-  void setTimeout(unsigned ms) override {
-    timeoutMs_ = ms;
-    if (ms && !timer_)
-      timer_ = std::make_unique<InterruptTimer>([ctx = ctx_.get()] { ctx->interrupt(); });
-  }
+  void setTimeout(unsigned ms) override { timeoutMs_ = ms; }
 
  protected:
   void doAdd(ExprRef formula) override {
@@ -90,11 +88,12 @@ class Z3Solver final : public Solver {
     // Assumptions hold for this check only: a scope of their own.
     const bool scoped = !extra.empty();
     try {
+      if (auto early = stoppedBeforeCheck()) return *early;
       if (scoped) solver_->push();
       for (const z3::expr& e : extra) solver_->add(e);
-      if (timeoutMs_) timer_->arm(timeoutMs_);
+      const bool limited = armTimer();
       const z3::check_result raw = solver_->check();
-      const bool expired = timeoutMs_ && timer_->disarm();
+      const bool expired = limited && timer_->disarm();
       CheckResult r = answer(raw, expired);
       if (r.isSat()) {
         Z3ModelSource source(*tr_, solver_->get_model());
@@ -103,7 +102,7 @@ class Z3Solver final : public Solver {
       if (scoped) solver_->pop();
       return r;
     } catch (const z3::exception& ex) {
-      if (timeoutMs_) timer_->disarm();
+      if (timer_) timer_->disarm();
       if (scoped) solver_->pop();
       return CheckResult::unknown(std::string("z3 error: ") + ex.msg());
     }
@@ -128,8 +127,34 @@ class Z3Solver final : public Solver {
     if (r == z3::unsat) return CheckResult::unsat();
     std::string why = solver_->reason_unknown();
     // An interrupt from the timer shows as "canceled".
+    if (expired && queryStop().stopNow && queryStop().stopNow())
+      return CheckResult::unknown("interrupted");
     if (expired || why.find("timeout") != std::string::npos) return CheckResult::unknown("timeout");
     return CheckResult::unknown(why.empty() ? "z3: unknown" : why);
+  }
+
+  // The run stopped (or its deadline passed) before this check: no need to start it.
+  std::optional<CheckResult> stoppedBeforeCheck() const {
+    const QueryStop& stop = queryStop();
+    if (stop.stopNow && stop.stopNow()) return CheckResult::unknown("interrupted");
+    if (stop.deadline && std::chrono::steady_clock::now() >= *stop.deadline)
+      return CheckResult::unknown("timeout");
+    return std::nullopt;
+  }
+
+  // Arms the watchdog for this check's limit (the per-query one, capped by the run's deadline,
+  // and the stop poll); false when the check has no limit at all.
+  bool armTimer() {
+    const QueryStop& stop = queryStop();
+    if (!timeoutMs_ && !stop.any()) return false;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::hours(24 * 365);
+    if (timeoutMs_)
+      deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs_);
+    if (stop.deadline) deadline = std::min(deadline, *stop.deadline);
+    if (!timer_)
+      timer_ = std::make_unique<InterruptTimer>([ctx = ctx_.get()] { ctx->interrupt(); });
+    timer_->arm(deadline, stop.stopNow);
+    return true;
   }
 
   // Declaration order is destruction order reversed: the context outlives every term.

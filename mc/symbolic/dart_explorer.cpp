@@ -1,7 +1,7 @@
 #include "mc/symbolic/dart_explorer.h"
 
-#include <chrono>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <tuple>
@@ -13,8 +13,6 @@
 namespace tandem::symbolic {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // The input symbols of every run (the same ones across runs, so constraints of different runs
 // compare) and their current concrete values. A symbol made for the first time gets a random
@@ -129,12 +127,13 @@ class Dart {
         rng_(o.mixed.seed),
         inputs_(em_, rng_),
         concretizer_(concrete, inputs_.values),
-        runSolver_(inputs_.values) {
+        runSolver_(inputs_.values),
+        ownBudget_(o.budget ? nullptr : std::make_unique<search::Budget>(o.limits)),
+        budget_(o.budget ? *o.budget : *ownBudget_) {
     runOptions_ = o;
-    runOptions_.search = "dfs";
+    runOptions_.search = search::Strategy::Dfs;
     runOptions_.stopAtError = false;
-    runOptions_.maxStates.reset();
-    runOptions_.timeoutSeconds.reset();
+    runOptions_.budget = &budget_;  // every run draws on the one budget of the search
   }
 
   ExploreResult run();
@@ -158,8 +157,10 @@ class Dart {
   DartInputs inputs_;
   DartConcretizer concretizer_;
   ConcreteRunSolver runSolver_;
+  std::unique_ptr<search::Budget> ownBudget_;
+  search::Budget& budget_;
   ExploreResult r_;
-  Clock::time_point start_ = Clock::now();
+  double start_ = budget_.elapsed();
   std::string cut_;
   std::string unknownReason_;
   std::set<std::pair<std::vector<ir::EdgeId>, bool>> seen_;
@@ -167,25 +168,14 @@ class Dart {
 };
 
 bool Dart::outOfBudget() {
-  if (o_.timeoutSeconds &&
-      std::chrono::duration<double>(Clock::now() - start_).count() > *o_.timeoutSeconds) {
-    cut_ = "timeout reached";
-    return true;
-  }
-  if (o_.maxStates && r_.states >= *o_.maxStates) {
-    cut_ = "state bound reached (--max-states " + std::to_string(*o_.maxStates) + ")";
-    return true;
-  }
-  return false;
+  if (!budget_.poll() && !budget_.statesExhausted()) return false;
+  if (!budget_.stopped()) budget_.stop(search::StopKind::States);
+  cut_ = budget_.stopped()->reason;
+  return true;
 }
 
 std::optional<PathEnd> Dart::execute() {
   ++r_.solving.runs;
-  // The bounds of the whole search also bound each run (a run may not terminate).
-  if (o_.maxStates) runOptions_.maxStates = *o_.maxStates - std::min(*o_.maxStates, r_.states);
-  if (o_.timeoutSeconds)
-    runOptions_.timeoutSeconds =
-        *o_.timeoutSeconds - std::chrono::duration<double>(Clock::now() - start_).count();
   ExploreResult run = runExplorer(p_, concrete_, solver_, runOptions_,
                                   Strategy{&runSolver_, &concretizer_, &inputs_});
   r_.states += run.states;
@@ -195,9 +185,8 @@ std::optional<PathEnd> Dart::execute() {
     r_.unknownAnswers += run.unknownAnswers;
     if (unknownReason_.empty()) unknownReason_ = run.reason;
   }
-  if (run.outcome == Outcome::Incomplete && run.reason.find("bound") != std::string::npos &&
-      cut_.empty() && run.depthCuts == 0)
-    cut_ = run.reason;
+  // The shared budget bounds each run too (a run may not terminate).
+  if (budget_.stopped() && cut_.empty()) cut_ = budget_.stopped()->reason;
   if (run.ends.empty()) return std::nullopt;
   return std::move(run.ends.front());
 }
@@ -287,7 +276,7 @@ ExploreResult Dart::run() {
     }
     if (!cut_.empty()) break;
   }
-  r_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  r_.seconds = budget_.elapsed() - start_;
   r_.solverQueries = solver_.stats().queries;
   r_.solving.checks += runSolver_.stats().checks;
   r_.solving.concretizations = concretizer_.concretizations();
@@ -301,11 +290,15 @@ ExploreResult Dart::run() {
     r_.reason = cut_;
   } else if (r_.depthCuts) {
     r_.outcome = Outcome::Incomplete;
-    r_.reason = "depth bound reached on " + std::to_string(r_.depthCuts) + " runs";
+    r_.reason = search::depthBoundReason(*budget_.limits().maxDepth) + ": " +
+                std::to_string(r_.depthCuts) + " runs cut";
   } else if (r_.unknownAnswers) {
     r_.outcome = Outcome::Incomplete;
-    r_.reason = "the solver answered unknown " + std::to_string(r_.unknownAnswers) + " times (" +
-                unknownReason_ + ")";
+    // A run's reason is already worded; the solver's own reasons are not.
+    r_.reason = unknownReason_.rfind("solver unknown", 0) == 0
+                    ? unknownReason_
+                    : search::solverUnknownReason(unknownReason_) + " (" +
+                          std::to_string(r_.unknownAnswers) + " answers)";
   } else if (!complete) {
     r_.outcome = Outcome::Incomplete;
     r_.reason = "DART concretized " + std::to_string(r_.solving.concretizations) +

@@ -11,13 +11,14 @@
 #include <utility>
 #include <vector>
 
+#include "mc/search/driver.h"
 #include "mc/search/searcher.h"
 #include "mc/symbolic/sym_eval.h"
 #include "mc/symbolic/symbolic_explorer.h"
 
 namespace tandem::symbolic {
 
-class Explorer {
+class Explorer final : private search::SearchVisitor {
  public:
   Explorer(const ir::Program& p, const exec::Evaluator& concrete, smt::Solver& solver,
            const ExploreOptions& o, Strategy strategy);
@@ -25,6 +26,13 @@ class Explorer {
   ExploreResult run();
 
  private:
+  // --- the search driver's visitor (symbolic_explorer.cpp) ---
+  void expand(const search::FrontierEntry& e) override;
+  bool finished() const override { return stop_; }
+  bool refill() override;  // class analysis: the next round of method calls
+  bool cut(const search::FrontierEntry& e) override;
+  search::ProgressSample progress() const override;
+
   // --- symbolic_explorer.cpp ---
   void expand(const SymState& s);
   // Executes edge `id` on a copy of `s`; queues the successor if it is feasible.
@@ -87,6 +95,8 @@ class Explorer {
   SymbolPool* symbols_;
   const ExploreOptions& o_;
   ExploreResult r_;
+  std::unique_ptr<search::Budget> ownBudget_;  // when the options give none
+  search::Budget& budget_;
   std::unique_ptr<search::Searcher> searcher_;
   std::vector<std::unique_ptr<SymState>> slots_;
   std::vector<std::unique_ptr<SymState>> nextRound_;  // class analysis: states with one call more

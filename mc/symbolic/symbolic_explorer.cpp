@@ -1,6 +1,5 @@
 #include "mc/symbolic/symbolic_explorer.h"
 
-#include <chrono>
 #include <ostream>
 
 #include "mc/search/explorer.h"
@@ -33,8 +32,6 @@ std::optional<Solving> parseSolving(std::string_view name) {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 std::string plural(uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -51,7 +48,9 @@ Explorer::Explorer(const ir::Program& p, const exec::Evaluator& concrete, smt::S
       pcs_(*strategy.pathSolver),
       concretizer_(strategy.concretizer),
       symbols_(strategy.symbols),
-      o_(o) {
+      o_(o),
+      ownBudget_(o.budget ? nullptr : std::make_unique<search::Budget>(o.limits)),
+      budget_(o.budget ? *o.budget : *ownBudget_) {
   ev_.setPolicy(concretizer_);
   const ir::Cfa& entry = p_.cfas.at(o_.entry);
   classMode_ = entry.kind == ir::CfaKind::ClassInit;
@@ -137,7 +136,7 @@ bool Explorer::require(SymState& n, const std::vector<Obligation>& obls, ir::Edg
 
 void Explorer::queue(std::unique_ptr<SymState> n) {
   const ir::LocId pc = n->top().pc;
-  const bool novel = seenLocs_.insert(pc).second;
+  const bool novel = seenLocs_.insert(pc).second && search::usesNovelty(o_.search);
   const uint32_t depth = n->depth;
   slots_.push_back(std::move(n));
   searcher_->add(
@@ -224,10 +223,6 @@ void Explorer::expand(const SymState& s) {
       endPath(s, std::nullopt, std::nullopt);
     return;
   }
-  if (o_.maxDepth && s.depth >= *o_.maxDepth) {
-    ++r_.depthCuts;
-    return;
-  }
   const size_t before = slots_.size(), endsBefore = r_.ends.size();
   const uint64_t unknownsBefore = r_.unknownAnswers;
   for (ir::EdgeId id : loc.out) {
@@ -240,54 +235,58 @@ void Explorer::expand(const SymState& s) {
     endPath(s, std::nullopt, std::nullopt);
 }
 
-ExploreResult Explorer::run() {
-  const auto start = Clock::now();
-  searcher_ = search::makeSearcher(o_.search, o_.seed);
-  if (!searcher_) throw NotImplemented("the search strategy '" + o_.search + "'");
-  std::string cut;
-  double nextProgress = 2.0, nextMemoryCheck = 0.0;
-  if (auto s0 = entryState()) queue(std::move(s0));
-  while (!stop_) {
-    if (searcher_->empty()) {
-      if (nextRound_.empty()) break;
-      // Every sequence of `round_` calls has been explored: on to one call more.
-      r_.completedCalls = round_++;
-      for (auto& n : nextRound_) queue(std::move(n));
-      nextRound_.clear();
-    }
-    const double t = std::chrono::duration<double>(Clock::now() - start).count();
-    if (o_.timeoutSeconds && t > *o_.timeoutSeconds) {
-      cut = "timeout reached";
-      break;
-    }
-    if (o_.memoryLimitMb && t >= nextMemoryCheck) {
-      nextMemoryCheck = t + 0.1;
-      if (search::currentRssMb() > *o_.memoryLimitMb) {
-        cut = "memory limit of " + std::to_string(*o_.memoryLimitMb) + " MB reached";
-        break;
-      }
-    }
-    if (o_.progress && t >= nextProgress) {
-      *o_.progress << "tandem: " << r_.states << " symbolic states, " << r_.paths
-                   << " paths, depth " << r_.maxDepth;
-      if (classMode_) *o_.progress << ", " << plural(round_, "method call", "method calls");
-      *o_.progress << ", " << solver_.stats().queries << " solver queries, "
-                   << search::currentRssMb() << " MB\n";
-      nextProgress = t + 1.0;
-    }
-    if (o_.maxStates && r_.states >= *o_.maxStates) {
-      cut = "state bound reached (--max-states " + std::to_string(*o_.maxStates) + ")";
-      break;
-    }
-    search::FrontierEntry e = searcher_->next();
-    std::unique_ptr<SymState> s = std::move(slots_[e.id]);
+void Explorer::expand(const search::FrontierEntry& e) {
+  std::unique_ptr<SymState> s = std::move(slots_[e.id]);
+  ++r_.states;
+  budget_.chargeState();
+  r_.maxDepth = std::max<uint64_t>(r_.maxDepth, s->depth);
+  r_.maxCalls = std::max<uint64_t>(r_.maxCalls, s->calls.size());
+  expand(*s);
+}
+
+bool Explorer::cut(const search::FrontierEntry& e) {
+  // A state at the depth bound whose path ends there anyway is a complete path, not a cut.
+  std::unique_ptr<SymState> s = std::move(slots_[e.id]);
+  const ir::Location& loc = p_.locs[s->top().pc];
+  bool onlyReturns = true;
+  for (ir::EdgeId id : loc.out)
+    onlyReturns = onlyReturns && p_.edges[id].kind == ir::EdgeKind::Return;
+  if (s->frames.size() == 1 && onlyReturns) {
     ++r_.states;
-    r_.maxDepth = std::max<uint64_t>(r_.maxDepth, s->depth);
-    r_.maxCalls = std::max<uint64_t>(r_.maxCalls, s->calls.size());
     expand(*s);
+    return false;
   }
+  ++r_.depthCuts;
+  return true;
+}
+
+bool Explorer::refill() {
+  if (nextRound_.empty()) return false;
+  // Every sequence of `round_` calls has been explored: on to one call more.
+  r_.completedCalls = round_++;
+  for (auto& n : nextRound_) queue(std::move(n));
+  nextRound_.clear();
+  return true;
+}
+
+search::ProgressSample Explorer::progress() const {
+  std::string detail = std::to_string(r_.paths) + " paths, depth " + std::to_string(r_.maxDepth);
+  if (classMode_) detail += ", " + plural(round_, "method call", "method calls");
+  detail += ", " + std::to_string(solver_.stats().queries) + " solver queries";
+  return {r_.states, "symbolic states", detail};
+}
+
+ExploreResult Explorer::run() {
+  const double start = budget_.elapsed();
+  searcher_ = search::makeSearcher(o_.search, o_.seed);
+  if (auto s0 = entryState()) queue(std::move(s0));
+  search::Progress quiet(nullptr, budget_);
+  const search::DriveResult d =
+      search::drive(*searcher_, budget_, o_.progress ? *o_.progress : quiet, *this);
+  std::string cut;
+  if (d.end == search::DriveEnd::Stopped) cut = budget_.stopped()->reason;
   if (classMode_ && !stop_ && cut.empty()) r_.completedCalls = round_;
-  r_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  r_.seconds = budget_.elapsed() - start;
   r_.solverQueries = solver_.stats().queries;
   r_.solving = pcs_.stats();
   if (concretizer_) {
@@ -313,11 +312,11 @@ void Explorer::finish(const std::string& cut) {
     if (classMode_ && !o_.maxCalls)
       reason += " (no --max-calls: the number of method calls is unbounded)";
   } else if (r_.depthCuts) {
-    reason = "depth bound reached on " + plural(r_.depthCuts, "path", "paths") + " (--max-depth " +
-             std::to_string(*o_.maxDepth) + ")";
+    reason = search::depthBoundReason(*budget_.limits().maxDepth) + ": " +
+             plural(r_.depthCuts, "path", "paths") + " cut";
   } else if (r_.unknownAnswers) {
-    reason = "the solver answered unknown " + std::to_string(r_.unknownAnswers) + " times (" +
-             unknownReason_ + ")";
+    reason = search::solverUnknownReason(unknownReason_) + " (" +
+             plural(r_.unknownAnswers, "answer", "answers") + ")";
   } else if (r_.solving.undecided) {
     reason = "mixed solving could not decide " + std::to_string(r_.solving.undecided) +
              " path conditions (their paths were dropped)";

@@ -31,6 +31,9 @@
 #include <vector>
 
 #include "mc/exec/evaluator.h"
+#include "mc/search/budget.h"
+#include "mc/search/progress.h"
+#include "mc/search/searcher.h"
 #include "mc/smt/solver.h"
 #include "mc/symbolic/mixed_solver.h"
 #include "mc/symbolic/path_solver.h"
@@ -47,13 +50,13 @@ std::optional<Solving> parseSolving(std::string_view name);
 struct ExploreOptions {
   // An entry procedure, or the ClassInit CFA of the class under analysis.
   ir::CfaId entry = ir::kNone;
-  std::string search = "dfs";  // dfs | bfs | random | coverage
+  search::Strategy search = search::Strategy::Dfs;
   uint64_t seed = 0;
-  std::optional<uint64_t> maxDepth;   // steps along one path
-  std::optional<uint64_t> maxStates;  // symbolic states expanded
-  std::optional<double> timeoutSeconds;
-  std::optional<uint64_t> memoryLimitMb;
-  std::ostream* progress = nullptr;  // a progress line once a second on runs longer than 2 s
+  // The run's budget (not owned); null: one of its own from `limits`. --max-states counts the
+  // symbolic states expanded, --max-depth the steps along one path.
+  search::Budget* budget = nullptr;
+  search::Limits limits;
+  search::Progress* progress = nullptr;  // null: no progress line
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
   bool stopAtError = true;  // check: the first error ends the search; testgen: go on
   // Class analysis: method calls after init along one path (nullopt: unbounded).

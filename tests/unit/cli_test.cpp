@@ -75,10 +75,11 @@ TEST_CASE("cli: --list-commands and --help") {
   auto help = tandem({"--help"});
   CHECK(help.rc == 0);
   CHECK(help.out.find("usage: tandem") != std::string::npos);
-  // Every command of CLI.md, and every implemented one, is listed.
-  for (const char* c : {"check", "prove", "testgen", "cover", "run", "ir", "export-chc"})
-    CHECK_MESSAGE(help.out.find(std::string("  ") + c + " FILE") != std::string::npos, c);
+  // Every implemented command is listed, and nothing that is not built yet.
   for (const auto& c : cmds) CHECK(help.out.find("  " + c + " FILE") != std::string::npos);
+  CHECK(help.out.find("  cover FILE") == std::string::npos);
+  for (const char* f : {"--compositional", "--target", "--guide", "--unwind", "--algo"})
+    CHECK_MESSAGE(help.out.find(f) == std::string::npos, f);
   // The flags every analysis understands.
   for (const char* f : {"--entry", "--search", "--seed", "--max-depth", "--max-states", "--timeout",
                         "--memory-limit", "--check", "--json", "--trace", "--dot", "--stats",

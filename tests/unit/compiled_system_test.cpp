@@ -151,8 +151,8 @@ TEST_CASE("compiled: the conformance models explore as with the generic engine")
     for (const char* search : {"dfs", "bfs"}) {
       CAPTURE(search);
       ExploreOptions o;
-      o.search = search;
-      o.maxStates = 3000;  // some are infinite (unbounded tickets)
+      o.search = *parseStrategy(search);
+      o.limits.maxStates = 3000;  // some are infinite (unbounded tickets)
       compare(*p, o);
     }
     ++ran;
@@ -268,7 +268,7 @@ TEST_CASE("compiled: atomic blocks keep the turn and store no intermediate state
   REQUIRE(p);
   for (const char* search : {"dfs", "bfs"}) {
     ExploreOptions o;
-    o.search = search;
+    o.search = *parseStrategy(search);
     auto out = compare(*p, o);
     CHECK(out.res.outcome == Outcome::Exhausted);
     CHECK(out.res.states == 12);

@@ -5,7 +5,9 @@
 
 #include <sstream>
 
-#include "mc/cli/symbolic_commands.h"
+#include <nlohmann/json.hpp>
+
+#include "mc/cli/cli.h"
 #include "mc/ir/frontend.h"
 #include "mc/ir/ir_printer.h"
 #include "mc/smt/solver_factory.h"
@@ -108,10 +110,8 @@ Run command(const ir::Program& p, cli::Options o) {
   o.quiet = true;
   o.file = "t.tdm";
   std::ostringstream out, err;
-  cli::Io io{out, err};
   Run r;
-  r.exit =
-      o.command == "testgen" ? cli::runTestgenCommand(o, p, io) : cli::runSymbolicCheck(o, p, io);
+  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
   r.err = err.str();
   if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
   return r;
@@ -119,10 +119,10 @@ Run command(const ir::Program& p, cli::Options o) {
 
 cli::Options testgen(const std::string& entry, const std::string& solving, smt::Backend b) {
   cli::Options o;
-  o.command = "testgen";
+  o.command = cli::Command::Testgen;
   o.entry = entry;
-  o.solving = solving;
-  o.solver = smt::backendName(b);
+  o.solving = *parseSolving(solving);
+  o.solver = b;
   return o;
 }
 
@@ -378,12 +378,12 @@ proc test(x: int) { if (isqrt(x) == 100) { A: skip; } else { B: skip; } }
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     cli::Options o = testgen("test", "mixed", b);
-    o.heuristic = "partition";
+    o.heuristic = Heuristic::Partition;
     Run r = command(*p, o);
     CHECK(has(r.report["covered_labels"], "A"));
     CHECK(has(r.report["covered_labels"], "B"));
     CHECK(r.report["stats"]["divergences"] == 0);
-    o.heuristic = "incremental";
+    o.heuristic = Heuristic::Incremental;
     r = command(*p, o);
     CHECK(has(r.report["uncovered_labels"], "A"));
     CHECK(r.report["stats"]["undecided"] == 1);
@@ -418,7 +418,7 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     cli::Options o = testgen("test", "mixed", b);
-    o.heuristic = "random";
+    o.heuristic = Heuristic::Random;
     o.maxTries = 20;
     o.seed = 1;
     Run r = command(*p, o);
@@ -474,8 +474,7 @@ proc early(x: int) {
     CHECK(r.report["stats"]["divergences"] == 0);
     // check never says verified after concretization.
     cli::Options o = testgen("test", "exe", b);
-    o.command = "check";
-    o.solvingGiven = true;
+    o.command = cli::Command::Check;
     Run c = command(*fig1, o);
     CHECK(c.report["verdict"] == "unknown");
   }
@@ -525,8 +524,7 @@ proc f(a: int, b: int) {
     CHECK(r.report["uncovered_labels"].empty());
     CHECK_FALSE(r.report.contains("reason"));
     cli::Options o = testgen("f", "dart", b);
-    o.command = "check";
-    o.solvingGiven = true;
+    o.command = cli::Command::Check;
     CHECK(command(*linear, o).report["verdict"] == "verified");
     // hash(x) is replaced by its value on the run's x: y == hash(x) && y > 10 becomes
     // y == 10 && y > 10 after x = 1, so S3 after S0 is never reached; the restarts are counted.
@@ -555,10 +553,11 @@ TEST_CASE("mixed: check --entry stays classic unless --solving is given") {
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     cli::Options o = testgen("test", "mixed", b);
-    o.command = "check";
+    o.command = cli::Command::Check;
+    o.solving.reset();
     Run r = command(*p, o);
     CHECK(r.report["solving"] == "classic");
-    o.solvingGiven = true;
+    o.solving = Solving::Mixed;
     r = command(*p, o);
     CHECK(r.report["solving"] == "mixed");
     // The undecided path could hide an error: never `verified`.

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "fabricate/prover.h"
-#include "mc/cli/prove_command.h"
+#include "mc/cli/cli.h"
 #include "mc/smt/solver_factory.h"
 #include "tests/unit/prove_test_support.h"
 #include "tests/unit/test_programs.h"
@@ -51,8 +51,7 @@ struct ClassSetup {
 int runProve(cli::Options o, const std::string& text, std::string& out, std::string& err) {
   auto p = test::loadText(text);
   std::ostringstream os, es;
-  cli::Io io{os, es};
-  int rc = cli::runProveCommand(o, *p, io);
+  int rc = cli::execute(o, *p, os, es);
   out = os.str();
   err = es.str();
   return rc;
@@ -115,7 +114,7 @@ TEST_CASE("prove --class command: report, class invariant, bad input") {
       "  method get(): int {\n    assert c <= limit;\n    return c;\n  }\n}\n"
       "test Counter(2);\n";
   cli::Options o;
-  o.command = "prove";
+  o.command = cli::Command::Prove;
   o.file = "t.tdm";
   o.json = true;
   o.cls = "Counter";

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "fabricate/prover.h"
-#include "mc/cli/prove_command.h"
+#include "mc/cli/cli.h"
 #include "mc/ir/frontend.h"
 #include "mc/smt/solver_decorator.h"
 #include "mc/smt/solver_factory.h"
@@ -250,19 +250,17 @@ TEST_CASE("prove command: --predicates FILE, bad flags") {
     f << "// Bakery's one predicate\npredicate x1 <= x2;\n";
   }
   cli::Options o;
-  o.command = "prove";
+  o.command = cli::Command::Prove;
   o.file = "t.tdm";
   o.json = true;
   o.quiet = true;
-  o.cutpoints = "all";
+  o.cutpoints = ir::CutpointMode::All;
   std::ostringstream out, err;
-  cli::Io io{out, err};
-  int withoutPreds = cli::runProveCommand(o, *p, io);
+  int withoutPreds = cli::execute(o, *p, out, err);
   CHECK(withoutPreds == 3);  // without x1 <= x2 mutual exclusion is out of reach
   o.predicatesFile = path;
   std::ostringstream out2, err2;
-  cli::Io io2{out2, err2};
-  CHECK(cli::runProveCommand(o, *p, io2) == 0);
+  CHECK(cli::execute(o, *p, out2, err2) == 0);
   auto j = nlohmann::json::parse(out2.str());
   CHECK(j["stats"]["abstract_states"] == 16);
   CHECK(j["verdict"] == "proved");
@@ -270,12 +268,6 @@ TEST_CASE("prove command: --predicates FILE, bad flags") {
 
   o.predicatesFile = "no-such-file.txt";
   std::ostringstream out3, err3;
-  cli::Io io3{out3, err3};
-  CHECK(cli::runProveCommand(o, *p, io3) == 2);
+  CHECK(cli::execute(o, *p, out3, err3) == 2);
   CHECK(err3.str().find("no-such-file.txt") != std::string::npos);
-  o.predicatesFile.clear();
-  o.cutpoints = "some";
-  std::ostringstream out4, err4;
-  cli::Io io4{out4, err4};
-  CHECK(cli::runProveCommand(o, *p, io4) == 2);
 }

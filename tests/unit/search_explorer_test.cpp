@@ -67,7 +67,7 @@ struct Run {
 
 search::ExploreOptions withSearch(const std::string& s, uint64_t seed = 0) {
   search::ExploreOptions eo;
-  eo.search = s;
+  eo.search = *search::parseStrategy(s);
   eo.seed = seed;
   return eo;
 }
@@ -150,9 +150,9 @@ TEST_CASE("search: every searcher reaches the 20 states of Peterson") {
     CHECK(r.report["stats"]["states"] == 20);
     CHECK(r.report["stats"]["transitions"] == 34);
   }
-  CHECK(search::makeSearcher("dfs", 0)->name() == std::string("dfs"));
-  CHECK(search::makeSearcher("coverage", 0)->name() == std::string("coverage"));
-  CHECK(search::makeSearcher("sideways", 0) == nullptr);
+  for (search::Strategy s : search::allStrategies())
+    CHECK(search::makeSearcher(s, 0)->name() == std::string(search::strategyName(s)));
+  CHECK_FALSE(search::parseStrategy("sideways"));
 }
 
 TEST_CASE("search: searchers order the frontier as documented") {
@@ -293,7 +293,7 @@ TEST_CASE("search: --max-states and --max-depth give unknown with exit 4") {
   SUBCASE("the API says which bound") {
     auto p = load(conformance("bakery2.tdm"));
     auto eo = withSearch("bfs");
-    eo.maxDepth = 4;
+    eo.limits.maxDepth = 4;
     Run run(*p, eo);
     CHECK(run.res.outcome == search::Outcome::Incomplete);
     CHECK(run.res.maxDepth <= 4);
@@ -416,7 +416,7 @@ TEST_CASE("search: --seed makes random search reproducible") {
   // The same through the API.
   auto p = load(conformance("bakery2.tdm"));
   auto eo = withSearch("random", 99);
-  eo.maxStates = 300;
+  eo.limits.maxStates = 300;
   Run x(*p, eo), y(*p, eo);
   REQUIRE(x.ex.store().size() == y.ex.store().size());
   bool same = true;

@@ -58,8 +58,8 @@ size_t roundTrip(const ir::Program& p, search::GenericOptions go, uint64_t maxSt
   exec::Evaluator ev(p, natives);
   search::GenericSystem sys(p, ev, go);
   search::ExploreOptions eo;
-  eo.search = "bfs";
-  eo.maxStates = maxStates;
+  eo.search = search::Strategy::Bfs;
+  eo.limits.maxStates = maxStates;
   search::Explorer ex(sys, eo);
   auto res = ex.run();
   const search::StateCodec& codec = sys.codec();

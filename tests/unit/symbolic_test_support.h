@@ -10,8 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "mc/cli/commands.h"
-#include "mc/cli/symbolic_commands.h"
+#include "mc/cli/cli.h"
 #include "mc/ir/frontend.h"
 #include "tests/unit/test_programs.h"
 
@@ -33,10 +32,8 @@ inline Run runCommand(const ir::Program& p, cli::Options o) {
   o.json = true;
   o.quiet = true;
   std::ostringstream out, err;
-  cli::Io io{out, err};
   Run r;
-  r.exit =
-      o.command == "testgen" ? cli::runTestgenCommand(o, p, io) : cli::runCheckCommand(o, p, io);
+  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
   r.err = err.str();
   if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
   return r;
@@ -44,10 +41,10 @@ inline Run runCommand(const ir::Program& p, cli::Options o) {
 
 inline cli::Options entryOptions(const std::string& entry, const std::string& solver) {
   cli::Options o;
-  o.command = "check";
+  o.command = cli::Command::Check;
   o.file = "t.tdm";
   o.entry = entry;
-  o.solver = solver;
+  o.solver = *smt::parseBackend(solver);
   return o;
 }
 

@@ -1,10 +1,6 @@
-#include "mc/cli/report.h"
+#include "engine/report.h"
 
-#include <ostream>
-
-#include "mc/cli/trace_format.h"
-
-namespace tandem::cli {
+namespace tandem::engine {
 
 const char* verdictName(Verdict v) {
   switch (v) {
@@ -40,9 +36,22 @@ int exitCode(Verdict v) {
   return 4;
 }
 
+nlohmann::json traceStepJson(const TraceStep& s) {
+  nlohmann::json t;
+  t["step"] = s.step;
+  if (!s.process.empty()) t["process"] = s.process;
+  t["label"] = s.label;
+  t["statement"] = s.statement;
+  t["state"] = s.state;
+  if (!s.locations.is_null()) t["locations"] = s.locations;
+  t["fabricated"] = s.fabricated;
+  return t;
+}
+
 nlohmann::json Report::toJson() const {
   nlohmann::json j;
   j["tool"] = "tandem";
+  j["schema_version"] = kSchemaVersion;
   j["command"] = command;
   j["file"] = file;
   j["verdict"] = verdictName(verdict);
@@ -62,17 +71,7 @@ nlohmann::json Report::toJson() const {
     e["line"] = error->line;
     if (!error->message.empty()) e["message"] = error->message;
     nlohmann::json trace = nlohmann::json::array();
-    for (const auto& s : error->trace) {
-      nlohmann::json t;
-      t["step"] = s.step;
-      if (!s.process.empty()) t["process"] = s.process;
-      t["label"] = s.label;
-      t["statement"] = s.statement;
-      t["state"] = s.state;
-      if (!s.locations.is_null()) t["locations"] = s.locations;
-      t["fabricated"] = s.fabricated;
-      trace.push_back(std::move(t));
-    }
+    for (const auto& s : error->trace) trace.push_back(traceStepJson(s));
     e["trace"] = std::move(trace);
     j["error"] = std::move(e);
   }
@@ -80,25 +79,33 @@ nlohmann::json Report::toJson() const {
   return j;
 }
 
-void printJson(std::ostream& os, const Report& r) { os << r.toJson().dump(2) << '\n'; }
+CommandError::CommandError(Kind kind, std::vector<Diagnostic> diagnostics, std::string text)
+    : std::runtime_error(text), kind_(kind), diagnostics_(std::move(diagnostics)),
+      text_(std::move(text)) {}
 
-void printVerdictLine(std::ostream& os, const Report& r) {
-  os << "verdict: " << verdictName(r.verdict);
-  if (!r.reason.empty()) os << " (" << r.reason << ")";
-  os << "\n";
+CommandError usageError(const std::string& message) {
+  return CommandError(CommandError::Kind::Usage, {Diagnostic{"", 0, 0, message}},
+                      "tandem: error: " + message + "\n");
 }
 
-void printErrorText(std::ostream& os, const Report& r, bool withTrace) {
-  if (!r.error) return;
-  const ErrorInfo& e = *r.error;
-  os << "error: " << e.kind << " at " << e.label;
-  if (e.line) os << " (line " << e.line << ")";
-  if (!e.message.empty()) os << ": " << e.message;
-  os << "\n";
-  if (withTrace)
-    printTrace(os, e.trace);
-  else
-    os << "(" << e.trace.size() << " steps; --trace prints them)\n";
+CommandError inputError(const std::string& file, const std::string& message) {
+  return CommandError(CommandError::Kind::Input, {Diagnostic{file, 0, 0, message}},
+                      "tandem: error: " + message + "\n");
 }
 
-}  // namespace tandem::cli
+nlohmann::json diagnosticsJson(const std::string& command, const std::string& file,
+                               const CommandError& e) {
+  nlohmann::json j;
+  j["tool"] = "tandem";
+  j["schema_version"] = kSchemaVersion;
+  j["command"] = command;
+  j["file"] = file;
+  j["verdict"] = e.kind() == CommandError::Kind::Usage ? "usage-error" : "input-error";
+  nlohmann::json ds = nlohmann::json::array();
+  for (const Diagnostic& d : e.diagnostics())
+    ds.push_back({{"file", d.file}, {"line", d.line}, {"col", d.col}, {"message", d.message}});
+  j["diagnostics"] = std::move(ds);
+  return j;
+}
+
+}  // namespace tandem::engine

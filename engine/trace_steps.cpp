@@ -1,11 +1,9 @@
-#include "mc/cli/trace_format.h"
+#include "engine/trace_steps.h"
 
-#include <iomanip>
-#include <ostream>
 
 #include "mc/exec/state_format.h"
 
-namespace tandem::cli {
+namespace tandem::engine {
 
 std::string threadName(const ir::Program& p, const exec::State& s, exec::ThreadId t) {
   const exec::Thread& th = s.threads[t];
@@ -17,7 +15,7 @@ std::string threadName(const ir::Program& p, const exec::State& s, exec::ThreadI
 
 namespace {
 
-nlohmann::json valueJson(const exec::Value& v, const exec::ValueNames& names) {
+nlohmann::json namedValueJson(const exec::Value& v, const exec::ValueNames& names) {
   switch (v.kind()) {
     case exec::ValueKind::Int:
       if (auto s = v.asInt().toInt64()) return *s;
@@ -31,7 +29,7 @@ nlohmann::json valueJson(const exec::Value& v, const exec::ValueNames& names) {
       return nullptr;
     case exec::ValueKind::Array: {
       auto a = nlohmann::json::array();
-      for (const auto& e : v.elements()) a.push_back(valueJson(e, names));
+      for (const auto& e : v.elements()) a.push_back(namedValueJson(e, names));
       return a;
     }
     default:
@@ -76,7 +74,7 @@ nlohmann::json stateJson(const ir::Program& p, const exec::State& s) {
   nlohmann::json out = nlohmann::json::object();
   auto names = exec::valueNames(p, s);
   forEachVariable(
-      p, s, [&](const std::string& n, const exec::Value& v) { out[n] = valueJson(v, names); });
+      p, s, [&](const std::string& n, const exec::Value& v) { out[n] = namedValueJson(v, names); });
   return out;
 }
 
@@ -128,19 +126,71 @@ std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr)
   return out;
 }
 
-void printTrace(std::ostream& os, const std::vector<TraceStep>& steps) {
-  for (const auto& s : steps) {
-    os << std::setw(5) << s.step << "  ";
-    if (!s.process.empty()) os << s.process << "  ";
-    os << s.label << ": " << s.statement;
-    if (!s.changed.empty()) {
-      os << "    {";
-      bool first = true;
-      for (auto& [k, v] : s.changed) os << (first ? "" : ", ") << k << " = " << v, first = false;
-      os << "}";
-    }
-    os << '\n';
-  }
+std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec::Value>& args) {
+  const ir::Cfa& c = p.cfas[cfa];
+  std::string name = c.kind == ir::CfaKind::ClassInit ? p.classes[c.classIndex].name : c.name;
+  if (c.kind == ir::CfaKind::Method) name = name.substr(name.rfind('.') + 1);
+  std::string out = name + "(";
+  for (size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i].toString();
+  return out + ")";
 }
 
-}  // namespace tandem::cli
+std::vector<TraceStep> replayTrace(const ir::Program& p, ir::CfaId entry, const symbolic::Replay& r,
+                                   const symbolic::PathEnd& end) {
+  const bool classAnalysis = p.cfas[entry].kind == ir::CfaKind::ClassInit;
+  std::vector<TraceStep> steps;
+  for (size_t i = 0; i < end.path.size() && i < r.states.size(); ++i) {
+    const exec::State& before = r.before(i);
+    TraceStep ts;
+    ts.step = i;
+    if (classAnalysis) {  // the call this step belongs to
+      ts.process = callText(p, entry, end.args);
+      for (const symbolic::CallInputs& c : end.calls)
+        if (c.pathStart <= i) ts.process = callText(p, c.method, c.args);
+    }
+    ts.label = p.locName(before.threads[0].top().pc);
+    ts.statement = p.edges[end.path[i]].text;
+    const exec::State& after = i + 1 < r.states.size() ? r.states[i + 1] : before;
+    auto a = stateValues(p, before), b = stateValues(p, after);
+    for (auto& [k, v] : b)
+      if (a[k] != v) ts.changed[k] = v;
+    ts.state = stateJson(p, after);
+    steps.push_back(std::move(ts));
+  }
+  return steps;
+}
+
+nlohmann::json valueJson(const exec::Value& v) {
+  if (v.isIntegral() && v.toBigInt().toInt64()) return *v.toBigInt().toInt64();
+  if (v.kind() == exec::ValueKind::Bool) return v.asBool();
+  if (v.kind() == exec::ValueKind::Array) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const exec::Value& x : v.elements()) a.push_back(valueJson(x));
+    return a;
+  }
+  return v.toString();
+}
+
+nlohmann::json callsJson(const ir::Program& p, ir::CfaId entry, const symbolic::PathEnd& end) {
+  nlohmann::json calls = nlohmann::json::array();
+  auto add = [&](ir::CfaId cfa, const std::vector<exec::Value>& args) {
+    const ir::Cfa& c = p.cfas[cfa];
+    nlohmann::json named = nlohmann::json::object();
+    for (size_t i = 0; i < args.size() && i < c.params.size(); ++i)
+      named[p.vars[c.params[i]].name] = valueJson(args[i]);
+    const std::string method =
+        c.kind == ir::CfaKind::ClassInit ? "init" : c.name.substr(c.name.rfind('.') + 1);
+    calls.push_back({{"method", method}, {"call", callText(p, cfa, args)}, {"args", named}});
+  };
+  add(entry, end.args);
+  for (const symbolic::CallInputs& c : end.calls) add(c.method, c.args);
+  return calls;
+}
+
+nlohmann::json inputsJson(const symbolic::PathEnd& end) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, v] : end.inputs) j[name] = valueJson(v);
+  return j;
+}
+
+}  // namespace tandem::engine

@@ -6,12 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "mc/cli/report.h"
+#include "engine/report.h"
 #include "mc/exec/state.h"
 #include "mc/ir/program.h"
 #include "mc/search/trace.h"
+#include "mc/symbolic/replay.h"
 
-namespace tandem::cli {
+namespace tandem::engine {
 
 // `P`, `P[1]`, the entry procedure's name, or "rules".
 std::string threadName(const ir::Program& p, const exec::State& s, exec::ThreadId t);
@@ -25,7 +26,17 @@ nlohmann::json locationsJson(const ir::Program& p, const exec::State& s);
 std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr);
 // The statement(s) of a move, as written.
 std::string moveText(const ir::Program& p, const search::Move& m);
-// Trace as text: one line per step.
-void printTrace(std::ostream& os, const std::vector<TraceStep>& steps);
 
-}  // namespace tandem::cli
+// --- Symbolic paths (check --entry/--class, testgen, prove's triage) ---
+// Report trace steps of a concrete replay (the error step last, with the state before it). In
+// the class analysis each step's `process` is the call it belongs to, e.g. `push(3)`.
+std::vector<TraceStep> replayTrace(const ir::Program& p, ir::CfaId entry, const symbolic::Replay& r,
+                                   const symbolic::PathEnd& end);
+// `C(1, 2)` for a class initialiser, `m(3)` for a method, `f(4)` for a procedure.
+std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec::Value>& args);
+nlohmann::json valueJson(const exec::Value& v);  // numbers, booleans, lists, else text
+nlohmann::json inputsJson(const symbolic::PathEnd& end);
+// The class analysis: the initialiser's call, then each method call, with named arguments.
+nlohmann::json callsJson(const ir::Program& p, ir::CfaId entry, const symbolic::PathEnd& end);
+
+}  // namespace tandem::engine

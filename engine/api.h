@@ -1,0 +1,28 @@
+// The engine API: one call per command. Each takes the loaded program and the command's request
+// and returns its report (engine/report.h); problems with the request or the model are thrown as
+// CommandError. Bounds and interrupts never throw: they end the run with a complete report
+// (verdict unknown, the reason). The CLI maps options to requests and prints reports.
+#pragma once
+
+#include "engine/report.h"
+#include "engine/request.h"
+#include "mc/ir/program.h"
+
+namespace tandem::engine {
+
+Report check(const ir::Program& p, const CheckRequest& r);
+// Non-const: --predicates FILE adds expressions to the program's expression manager.
+Report prove(ir::Program& p, const ProveRequest& r);
+Report testgen(const ir::Program& p, const TestgenRequest& r);
+Report exportChc(const ir::Program& p, const ExportChcRequest& r);
+Report printIr(const ir::Program& p, const std::string& file);
+
+// `run` reports each step as it happens (so a long run holds no trace in memory).
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+  virtual void step(const TraceStep& s) = 0;
+};
+Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer);
+
+}  // namespace tandem::engine

@@ -1,0 +1,171 @@
+// `tandem check FILE`: explicit-state exploration with state matching (SPF-style search
+// strategies, bounds, counterexamples replayed by the reference evaluator). Open systems whose
+// entry has inputs, and the class analysis, go to symbolic execution (check_symbolic.cpp).
+#include <fstream>
+#include <memory>
+
+#include "engine/api.h"
+#include "engine/check_symbolic.h"
+#include "engine/setup.h"
+#include "engine/trace_steps.h"
+#include "mc/exec/evaluator.h"
+#include "mc/search/compiled_system.h"
+#include "mc/search/explorer.h"
+#include "mc/search/generic_system.h"
+#include "mc/search/trace.h"
+
+namespace tandem::engine {
+
+namespace {
+
+constexpr size_t kDotLimit = 1000;
+
+bool hasInputs(const ir::Program& p) {
+  for (auto g : p.globals)
+    if (!p.vars[g].init) return true;
+  return false;
+}
+
+void writeDot(const std::string& path, const ir::Program& p, const search::Explorer& ex,
+              const search::ExploreResult& r, search::GenericSystem& sys, std::ostream* diag) {
+  if (!r.graphComplete) {
+    if (diag)
+      *diag << "tandem: --dot: the graph has more than " << kDotLimit
+            << " states; not written (bound the search with --max-states " << kDotLimit << ")\n";
+    return;
+  }
+  std::ofstream out(path);
+  if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
+  out << "digraph states {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
+  for (search::StateStore::Id id = 0; id < ex.store().size(); ++id) {
+    auto s = sys.codec().decode(ex.store().get(id));
+    std::string label;
+    for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
+      label += (t ? " " : "") + p.locName(s.threads[t].top().pc);
+    for (auto& [k, v] : stateValues(p, s)) label += "\\n" + k + " = " + v;
+    out << "  s" << id << " [label=\"" << label << "\""
+        << (ex.store().parent(id) == search::StateStore::kNoParent ? ", penwidth=2" : "") << "];\n";
+  }
+  for (auto& [a, b] : r.graph) out << "  s" << a << " -> s" << b << ";\n";
+  out << "}\n";
+}
+
+// The error of an explicit search, with its trace replayed by the reference evaluator.
+void reportError(Report& rep, const ir::Program& p, const search::ExploreResult& r,
+                 search::TransitionSystem& sys, const search::Explorer& ex,
+                 search::GenericSystem& generic, exec::Evaluator& ev, std::ostream* diag) {
+  rep.verdict = Verdict::Error;
+  search::Trace tr = search::buildTrace(sys, ex.store(), r, generic, ev);
+  if (!tr.replayed) {
+    if (diag)
+      *diag << "tandem: INTERNAL ERROR: the counterexample did not replay in the reference "
+               "evaluator ("
+            << tr.problem << "); please report this bug\n";
+    rep.verdict = Verdict::Unknown;
+    rep.reason = "internal error: counterexample replay failed: " + tr.problem;
+    return;
+  }
+  ErrorInfo e;
+  if (r.outcome == search::Outcome::Deadlock) {
+    e.kind = "deadlock";
+    e.message = "no process can move";
+  } else {
+    e.kind = ir::errorKindName(r.error->kind);
+    e.message = r.error->message;
+    e.line = r.error->loc.line;
+  }
+  e.trace = traceSteps(p, tr);
+  if (!e.trace.empty()) {
+    const auto& last = tr.steps.back();
+    e.label = p.locName(last.before.threads[last.move.thread].top().pc);
+  } else {
+    e.label = "(initial state)";
+  }
+  rep.error = std::move(e);
+}
+
+}  // namespace
+
+Report check(const ir::Program& p, const CheckRequest& r) {
+  classOf(r, p);  // --entry with --class, or an unknown class, is a usage error
+  if (!r.cls.empty()) return checkSymbolic(p, r);
+  const ir::CfaId entry = entryOf(r, p);
+  if (r.maxCalls) throw usageError("--max-calls applies to the class analysis (check --class C)");
+  bool testsOnly = false;
+  search::GenericOptions go;
+  go.tracked = r.tracked;
+  if (entry != ir::kNone) {
+    go.entry = entry;
+    const bool symbolic = !p.cfas[entry].params.empty() || hasInputs(p);
+    // The `test` inputs alone cannot justify `verified` nor find errors only other inputs reach:
+    // an open system with inputs is explored symbolically, unless --inputs tests asks for the
+    // concrete tests only (then an exhausted search is `unknown`, not `verified`).
+    if (symbolic && r.inputs.value_or(Inputs::Symbolic) == Inputs::Symbolic)
+      return checkSymbolic(p, r);
+    testsOnly = symbolic;
+    go.entryHasNoInputs = !symbolic;  // no inputs: the one execution tree is explored exactly
+    if (r.deadlock) throw usageError("--deadlock applies to closed systems");
+  } else {
+    if (r.inputs) throw usageError("--inputs applies to open systems (check --entry P)");
+    // Initial states from `test {...}` are a sample, not the declared initial states.
+    for (const auto& t : p.tests) testsOnly = testsOnly || t.isState;
+  }
+  if (r.solving)
+    throw usageError(
+        "--solving applies to symbolic execution (check --entry P of a procedure with inputs, "
+        "check --class C, testgen)");
+  exec::NativeRegistry natives;
+  loadNatives(r, p, natives);
+  RunBudget rb(r);
+  exec::Evaluator ev(p, natives);
+  // The compiled engine when it runs the program exactly (and no --dot, which decodes generic
+  // states); the generic one otherwise, and always as the reference that replays traces.
+  search::GenericSystem generic(p, ev, go);
+  std::unique_ptr<search::CompiledSystem> compiled;
+  if (r.dot.empty() && go.entry == ir::kNone && search::CompiledSystem::eligible(p))
+    compiled = std::make_unique<search::CompiledSystem>(p, ev, go);
+  search::TransitionSystem& sys =
+      compiled ? static_cast<search::TransitionSystem&>(*compiled) : generic;
+  search::ExploreOptions eo;
+  eo.search = r.search;
+  eo.seed = r.seed;
+  eo.budget = &rb.budget;
+  eo.deadlock = r.deadlock;
+  eo.progress = &rb.progress;
+  eo.graphLimit = r.dot.empty() ? 0 : kDotLimit;
+  search::Explorer ex(sys, eo);
+  search::ExploreResult res = ex.run();
+
+  Report rep;
+  rep.command = "check";
+  rep.file = r.file;
+  switch (res.outcome) {
+    case search::Outcome::Exhausted:
+      rep.verdict = testsOnly ? Verdict::Unknown : Verdict::Verified;
+      if (testsOnly) rep.reason = "only the executions from the `test` inputs were explored";
+      break;
+    case search::Outcome::Incomplete:
+      rep.verdict = Verdict::Unknown;
+      rep.reason = res.reason;
+      break;
+    case search::Outcome::ErrorFound:
+    case search::Outcome::Deadlock:
+      reportError(rep, p, res, sys, ex, generic, ev, r.diag);
+      break;
+  }
+  rep.stats["states"] = res.states;
+  rep.stats["transitions"] = res.transitions;
+  rep.stats["depth"] = res.maxDepth;
+  rep.stats["time_s"] = res.seconds;
+  rep.stats["peak_rss_mb"] = res.peakRssMb;
+  rep.stats["states_per_s"] =
+      res.seconds > 0 ? static_cast<uint64_t>(res.states / res.seconds) : res.states;
+  rep.stats["store_bytes_per_state"] =
+      res.states ? static_cast<double>(res.storeBytes) / res.states : 0.0;
+  rep.extra["search"] = search::strategyName(r.search);
+  rep.extra["engine"] = sys.name();
+  if (!r.dot.empty()) writeDot(r.dot, p, ex, res, generic, r.diag);
+  return rep;
+}
+
+}  // namespace tandem::engine

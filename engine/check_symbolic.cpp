@@ -1,0 +1,120 @@
+// Symbolic check (the class analysis: init, then sequences of method calls with symbolic
+// arguments). An error is reported only once its inputs replay to it in the reference evaluator;
+// `verified` only when every path ended, no bound cut one (--max-calls included) and the solver
+// never answered unknown.
+#include "engine/check_symbolic.h"
+
+#include <ostream>
+
+#include "engine/setup.h"
+#include "engine/symbolic_run.h"
+#include "engine/trace_steps.h"
+
+namespace tandem::engine {
+
+namespace {
+
+void reportError(Report& rep, const ir::Program& p, const SymbolicRun& run, bool classAnalysis,
+                 std::ostream* diag) {
+  const symbolic::PathEnd& end = run.result.ends.back();
+  const ir::CfaId entry = run.options.entry;
+  symbolic::Replay rp = symbolic::replayPath(*run.ev, entry, end);
+  if (!rp.followed) {
+    rep.verdict = Verdict::Unknown;
+    if (end.exceedsLimits) {
+      rep.reason =
+          "the error path needs an array longer than the reference evaluator's limit, so its "
+          "counterexample cannot be replayed (" +
+          rp.problem + ")";
+    } else if (end.usesUninterpreted) {
+      rep.reason =
+          "the error path depends on calls treated as uninterpreted functions and its inputs do "
+          "not reach it concretely (" +
+          rp.problem + ")";
+    } else {
+      if (diag)
+        *diag << "tandem: INTERNAL ERROR: the symbolic counterexample did not replay in the "
+                 "reference evaluator ("
+              << rp.problem << "); please report this bug\n";
+      rep.reason = "internal error: counterexample replay failed: " + rp.problem;
+    }
+    return;
+  }
+  rep.verdict = Verdict::Error;
+  ErrorInfo e;
+  e.kind = ir::errorKindName(rp.error->kind);
+  e.message = rp.error->message;
+  e.line = rp.error->loc.line;
+  e.trace = replayTrace(p, entry, rp, end);
+  e.label = p.locName(rp.errorLoc);
+  rep.error = std::move(e);
+  rep.extra["inputs"] = inputsJson(end);
+  if (classAnalysis) rep.extra["calls"] = callsJson(p, entry, end);
+}
+
+}  // namespace
+
+Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
+  const uint32_t cls = classOf(r, p);
+  ir::CfaId entry = ir::kNone;
+  if (cls != ir::kNone) {
+    if (r.inputs) throw usageError("--inputs applies to --entry only");
+    entry = p.classes[cls].init;
+  } else {
+    entry = entryOf(r, p);
+    if (r.maxCalls)
+      throw usageError("--max-calls applies to the class analysis (check --class C)");
+  }
+  if (!r.dot.empty())
+    throw usageError(
+        "--dot: symbolic execution has no state graph to draw (--dot applies to check of closed "
+        "systems and of entries without inputs, and to prove)");
+  if (r.deadlock) throw usageError("--deadlock applies to closed systems");
+  const bool bounded = r.maxCalls || r.limits.timeoutSeconds || r.limits.maxStates ||
+                       r.limits.maxDepth || r.limits.memoryLimitMb;
+  if (cls != ir::kNone && !bounded && !r.quiet && r.diag && !p.classes[cls].methods.empty())
+    *r.diag << "tandem: note: no --max-calls: the number of method calls is unbounded; the "
+               "search stops at an error or a bound (--timeout, --max-states, --max-depth)\n";
+  // check keeps classic solving unless --solving is given, so that its verdicts do not depend on
+  // concrete runs unless asked for.
+  auto run = exploreSymbolic(p, r, entry, r.solving.value_or(symbolic::Solving::Classic), r.mixed,
+                             r.maxCalls, /*stopAtError=*/true);
+  const symbolic::ExploreResult& res = run->result;
+
+  Report rep;
+  rep.command = "check";
+  rep.file = r.file;
+  switch (res.outcome) {
+    case symbolic::Outcome::Complete:
+      rep.verdict = Verdict::Verified;
+      break;
+    case symbolic::Outcome::Incomplete:
+      rep.verdict = Verdict::Unknown;
+      rep.reason = res.reason;
+      break;
+    case symbolic::Outcome::ErrorFound:
+      reportError(rep, p, *run, cls != ir::kNone, r.diag);
+      break;
+  }
+  rep.stats["states"] = res.states;
+  rep.stats["paths"] = res.paths;
+  rep.stats["depth"] = res.maxDepth;
+  rep.stats["solver_queries"] = res.solverQueries;
+  addRunStats(rep.stats, run->rb.budget);
+  rep.stats["time_s"] = res.seconds;
+  addSolvingStats(rep.stats, res);
+  if (cls != ir::kNone) {
+    rep.stats["calls"] = res.maxCalls;
+    rep.stats["completed_calls"] = res.completedCalls;
+    rep.stats["call_bound_cuts"] = res.callCuts;
+    rep.extra["class"] = r.cls;
+    rep.extra["max_calls"] = r.maxCalls ? nlohmann::json(*r.maxCalls) : nlohmann::json(nullptr);
+  }
+  rep.extra["search"] = search::strategyName(r.search);
+  addSolvingKeys(rep.extra, run->options);
+  rep.extra["engine"] = "symbolic";
+  rep.extra["solver"] = smt::backendName(r.solver.backend);
+  return rep;
+}
+
+}  // namespace tandem::engine

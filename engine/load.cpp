@@ -1,0 +1,64 @@
+#include "engine/load.h"
+
+#include <sstream>
+
+#include "engine/report.h"
+#include "mc/dve/import.h"
+#include "mc/ir/frontend.h"
+#include "mc/ir/resolve_expr.h"
+#include "mc/lang/parser.h"
+
+namespace tandem::engine {
+
+namespace {
+
+[[noreturn]] void fail(const std::vector<FileDiagnostic>& ds, const std::string& text) {
+  std::vector<Diagnostic> out;
+  for (const FileDiagnostic& d : ds) out.push_back({d.file, d.loc.line, d.loc.col, d.message});
+  throw CommandError(CommandError::Kind::Input, std::move(out), text);
+}
+
+// Command-line invariants are resolved against the lowered DVE program.
+void addDveInvariants(ir::Program& program, const std::vector<std::string>& invariants) {
+  for (const auto& text : invariants) {
+    SourceFile src("--invariant", text);
+    Diagnostics d(&src);
+    auto e = parseExpression(src, d);
+    ExprRef inv = e ? resolveGlobalCondition(*e, program, d, "--invariant") : nullptr;
+    if (!inv || d.hasErrors()) {
+      std::ostringstream err;
+      std::vector<FileDiagnostic> ds;
+      reportDiagnostics(d, "--invariant", err, &ds);
+      fail(ds, err.str());
+    }
+    program.invariants.push_back({"--invariant", inv, {}});
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<ir::Program> loadModel(const std::string& path,
+                                       const std::vector<std::string>& invariants) {
+  std::ostringstream err;
+  std::vector<FileDiagnostic> ds;
+  auto file = readSourceFile(path, err, &ds);
+  if (!file) fail(ds, err.str());
+  if (!isDvePath(path)) {
+    FrontendOptions fo;
+    fo.extraInvariants = invariants;
+    auto program = loadProgram(*file, fo, err, &ds);
+    if (!program) fail(ds, err.str());
+    return program;
+  }
+  Diagnostics diags(&*file);
+  auto program = importDve(*file, diags);
+  if (!program) {
+    reportDiagnostics(diags, path, err, &ds);
+    fail(ds, err.str());
+  }
+  program->file = path;
+  addDveInvariants(*program, invariants);
+  return program;
+}
+
+}  // namespace tandem::engine

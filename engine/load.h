@@ -1,0 +1,18 @@
+// The model of a command: a .tdm file through the Tandem front end, or a BEEM .dve model through
+// the DVE importer, with the command line's extra invariants (`--invariant EXPR`).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mc/ir/program.h"
+
+namespace tandem::engine {
+
+// Throws CommandError (input-error) with every diagnostic when the file cannot be read, parsed,
+// checked or lowered.
+std::unique_ptr<ir::Program> loadModel(const std::string& path,
+                                       const std::vector<std::string>& invariants);
+
+}  // namespace tandem::engine

@@ -1,0 +1,88 @@
+// What a command is asked to do: one request type per command, sharing the common part (the
+// entry, the search, the bounds, the tracked errors, the solver, the natives). The CLI fills
+// them from its option table; tests fill them directly.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fabricate/prover.h"
+#include "fabricate/triage.h"
+#include "mc/ir/cutpoints.h"
+#include "mc/ir/program.h"
+#include "mc/search/budget.h"
+#include "mc/search/searcher.h"
+#include "mc/smt/solver_factory.h"
+#include "mc/symbolic/mixed_solver.h"
+#include "mc/symbolic/symbolic_explorer.h"
+
+namespace tandem::engine {
+
+struct SolverRequest {
+  smt::Backend backend = smt::Backend::Z3;
+  unsigned timeoutMs = 10000;  // per query; the run's deadline caps it too
+  std::string smtLog;          // log every query (SMT-LIB2) to this file
+  bool crossCheck = false;     // every query on both back ends
+};
+
+struct Request {
+  std::string file;   // as the user named it (reports)
+  std::string entry;  // open systems: the entry procedure
+  std::string cls;    // the class under analysis
+  search::Strategy search = search::Strategy::Dfs;
+  uint64_t seed = 0;
+  search::Limits limits;
+  // Set by SIGINT/SIGTERM (not owned; may be null): the run stops at its next step and reports.
+  const std::atomic<bool>* interrupt = nullptr;
+  std::ostream* progress = nullptr;  // the progress line; null: none
+  std::ostream* diag = nullptr;      // warnings and notes (stderr); null: none
+  bool quiet = false;                // no notes (warnings still go to `diag`)
+  std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
+  SolverRequest solver;
+  std::vector<std::string> natives;  // plugin libraries, loaded in order
+};
+
+enum class Inputs : uint8_t { Symbolic, Tests };
+
+struct CheckRequest : Request {
+  bool deadlock = false;
+  std::optional<Inputs> inputs;         // check --entry: symbolic (default) or `test` inputs only
+  std::optional<uint64_t> maxCalls;     // check --class
+  std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
+  symbolic::MixedOptions mixed;
+  std::string dot;  // write the explored state graph (closed systems)
+};
+
+struct ProveRequest : Request {
+  ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
+  bool autoPredicates = false, hybrid = false;
+  std::string predicatesFile;
+  fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
+  bool checkProof = false;
+  std::string dot;  // write the abstract state graph
+  fabricate::TriageOptions triage;
+};
+
+struct TestgenRequest : Request {
+  symbolic::Solving solving = symbolic::Solving::Mixed;
+  symbolic::MixedOptions mixed;
+  std::string testsOut;  // write the tests as JSON
+};
+
+struct RunRequest : Request {
+  std::vector<std::string> args;  // the entry's arguments, as text
+  uint64_t steps = 1000;          // a closed system walks this many steps
+  bool deadlock = false;
+};
+
+struct ExportChcRequest : Request {
+  ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
+  std::string output;  // the clauses go to this file; empty: into the report
+};
+
+}  // namespace tandem::engine

@@ -1,0 +1,248 @@
+// `tandem run FILE`: one concrete execution, reported step by step as it happens (no trace is
+// held in memory: a run may be long). Open systems run the entry procedure on `--args`; closed
+// systems walk one random interleaving (`--steps N --seed S`). The budget bounds the walk like
+// any search (a single path): --max-depth and --max-states bound its steps and states.
+#include <deque>
+#include <random>
+
+#include "engine/api.h"
+#include "engine/setup.h"
+#include "engine/trace_steps.h"
+#include "mc/exec/evaluator.h"
+
+namespace tandem::engine {
+
+namespace {
+
+// The error report keeps the last steps before the error (the whole run went to the observer).
+constexpr size_t kErrorTraceSteps = 1000;
+
+// `--args` text as a value of the parameter's type.
+std::optional<exec::Value> parseArg(const std::string& text, TypeRef t) {
+  if (t->kind == TypeKind::Bool) {
+    if (text == "true") return exec::Value::boolean(true);
+    if (text == "false") return exec::Value::boolean(false);
+    return std::nullopt;
+  }
+  if (t->kind == TypeKind::Enum) {
+    int i = t->memberIndex(text);
+    if (i < 0) return std::nullopt;
+    return exec::Value::enumMember(t, static_cast<uint32_t>(i));
+  }
+  if ((t->kind == TypeKind::Ref || t->kind == TypeKind::Class) && text == "null")
+    return exec::Value::null();
+  if (!t->isIntegral()) return std::nullopt;
+  auto v = BigInt::parse(text);
+  if (!v || (t->isBitVector() && !v->fitsIn(t->bitWidth()))) return std::nullopt;
+  return exec::integralValue(t, *v);
+}
+
+// Inputs (globals without an initialiser) are drawn at random until every `init` holds.
+template <typename Make>
+exec::State startSatisfyingInits(const exec::Evaluator& ev, Make make, exec::Chooser& chooser,
+                                 const std::string& file) {
+  constexpr int kTries = 1000;
+  for (int i = 0; i < kTries; ++i) {
+    auto st = make(chooser);
+    if (!st.ok())
+      throw inputError(file, "cannot build the initial state: " + st.error().message);
+    auto holds = ev.initsHold(st.value());
+    if (holds.ok() && holds.value()) return std::move(st).value();
+  }
+  throw inputError(file, "no random choice of the inputs satisfied the `init` conditions in " +
+                             std::to_string(kTries) +
+                             " tries; fix the inputs with `test { ... }` or initialisers");
+}
+
+std::vector<exec::Value> entryArgs(const ir::Program& p, ir::CfaId entry, const RunRequest& r) {
+  const ir::Cfa& c = p.cfas[entry];
+  std::vector<std::string> texts = r.args;
+  if (texts.size() == 1 && texts[0].empty()) texts.clear();
+  if (texts.size() != c.params.size())
+    throw usageError("'" + r.entry + "' takes " + std::to_string(c.params.size()) +
+                     " arguments, --args gives " + std::to_string(texts.size()));
+  std::vector<exec::Value> args;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    TypeRef t = p.vars[c.params[i]].type;
+    auto v = parseArg(texts[i], t);
+    if (!v)
+      throw usageError("argument " + std::to_string(i + 1) + " '" + texts[i] +
+                       "' is not a value of type '" + typeToString(t) + "' (--args)");
+    args.push_back(*v);
+  }
+  return args;
+}
+
+// The walk itself: one step at a time, each reported and then forgotten.
+class Walk {
+ public:
+  Walk(const ir::Program& p, const RunRequest& r, exec::Evaluator& ev, search::Budget& budget,
+       StepObserver& observer)
+      : p_(p), r_(r), ev_(ev), budget_(budget), observer_(observer), chooser_(r.seed),
+        rng_(r.seed) {}
+
+  void go(exec::State& s);
+
+  std::optional<ErrorInfo> error;
+  std::string stopped;  // why the run ended without an error
+  bool boundHit = false;
+  uint64_t steps = 0;
+  std::deque<TraceStep> recent;  // the last kErrorTraceSteps steps
+
+ private:
+  bool tracked(ir::ErrorKind k) const { return r_.tracked[static_cast<size_t>(k)]; }
+  void fail(const exec::ExecError& e, const std::string& label) {
+    ErrorInfo info;
+    info.kind = ir::errorKindName(e.kind);
+    info.label = label;
+    info.line = e.loc.line;
+    info.message = e.message;
+    error = std::move(info);
+  }
+  void record(TraceStep ts) {
+    observer_.step(ts);
+    recent.push_back(std::move(ts));
+    if (recent.size() > kErrorTraceSteps) recent.pop_front();
+  }
+  // The bound that ends the walk before step `steps_`, if any.
+  bool outOfBudget();
+
+  const ir::Program& p_;
+  const RunRequest& r_;
+  exec::Evaluator& ev_;
+  search::Budget& budget_;
+  StepObserver& observer_;
+  exec::RandomChooser chooser_;
+  std::mt19937_64 rng_;
+
+ public:
+  exec::RandomChooser& chooser() { return chooser_; }
+};
+
+bool Walk::outOfBudget() {
+  if (steps >= r_.steps) {
+    stopped = "step bound " + std::to_string(r_.steps) + " reached";
+    // A closed system walks exactly the --steps asked for; an open one should terminate.
+    boundHit = !p_.isClosed();
+    return true;
+  }
+  if (budget_.depthExceeded(steps)) budget_.stop(search::StopKind::Depth);
+  if (budget_.chargeState() || budget_.poll()) {
+    stopped = budget_.stopped()->reason;
+    boundHit = true;
+    return true;
+  }
+  return false;
+}
+
+void Walk::go(exec::State& s) {
+  if (auto inv = ev_.checkInvariants(s); !inv.ok() && tracked(ir::ErrorKind::Invariant))
+    fail(inv.error(), "");
+  exec::ThreadId atomicThread = exec::kNoThread;  // keeps the turn inside `atomic`
+  while (!error) {
+    if (outOfBudget()) return;
+    // The movable threads (the one inside an atomic block keeps the turn).
+    std::vector<std::pair<exec::ThreadId, ir::EdgeId>> moves;
+    for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
+      if (atomicThread != exec::kNoThread && atomicThread != t) continue;
+      for (auto e : ev_.enabledEdges(s, t)) moves.emplace_back(t, e);
+    }
+    if (moves.empty() && atomicThread != exec::kNoThread) {  // blocked inside atomic
+      atomicThread = exec::kNoThread;
+      for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
+        for (auto e : ev_.enabledEdges(s, t)) moves.emplace_back(t, e);
+    }
+    if (moves.empty()) {
+      bool done = true;
+      for (exec::ThreadId t = 0; t < s.threads.size(); ++t) done = done && ev_.terminated(s, t);
+      if (!done && p_.isClosed() && r_.deadlock) {
+        error = ErrorInfo{"deadlock", "(deadlock)", 0, "no process can move", {}};
+        if (!recent.empty()) error->label = recent.back().label;
+        return;
+      }
+      stopped = done           ? "terminated"
+                : p_.isClosed() ? "deadlock: no process can move"
+                                : "blocked: an assume or guard does not hold";
+      return;
+    }
+    auto [t, e] = moves[std::uniform_int_distribution<size_t>(0, moves.size() - 1)(rng_)];
+    exec::State before = s;
+    const std::string label = p_.locName(s.threads[t].top().pc);
+    auto res = ev_.execute(s, t, e, chooser_);
+    TraceStep ts;
+    ts.step = steps++;
+    if (p_.isClosed()) ts.process = threadName(p_, before, t);
+    ts.label = label;
+    ts.statement = p_.edges[e].text;
+    if (res.status() == exec::StepStatus::Error) {
+      const auto& err = res.error();
+      record(std::move(ts));
+      if (err.limit) {
+        stopped = "could not execute: " + err.message;
+        boundHit = true;
+      } else if (tracked(err.kind)) {
+        fail(err, label);
+      } else {
+        stopped = std::string("untracked ") + ir::errorKindName(err.kind) + " ended the execution";
+      }
+      return;
+    }
+    auto a = stateValues(p_, before), b = stateValues(p_, s);
+    for (auto& [k, v] : b)
+      if (a[k] != v) ts.changed[k] = v;
+    ts.state = stateJson(p_, s);
+    if (p_.isClosed()) ts.locations = locationsJson(p_, s);
+    record(std::move(ts));
+    atomicThread = exec::kNoThread;
+    if (p_.locs[s.threads[t].top().pc].atomic) atomicThread = t;
+    if (auto inv = ev_.checkInvariants(s); !inv.ok() && tracked(ir::ErrorKind::Invariant))
+      fail(inv.error(), label);
+  }
+}
+
+}  // namespace
+
+Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
+  if (!r.cls.empty()) throw usageError("run --class is not implemented (run --entry P --args ...)");
+  const ir::CfaId entry = entryOf(r, p);
+  if (entry == ir::kNone && !r.args.empty())
+    throw usageError("--args applies to open systems (run --entry P --args a,b)");
+  if (entry != ir::kNone && r.deadlock) throw usageError("--deadlock applies to closed systems");
+  exec::NativeRegistry natives;
+  loadNatives(r, p, natives);
+  RunBudget rb(r);
+  exec::Evaluator ev(p, natives);
+  Walk walk(p, r, ev, rb.budget, observer);
+  exec::State s;
+  if (entry != ir::kNone) {
+    const std::vector<exec::Value> args = entryArgs(p, entry, r);
+    s = startSatisfyingInits(
+        ev, [&](exec::Chooser& c) { return ev.makeEntryState(entry, args, c); }, walk.chooser(),
+        r.file);
+  } else {
+    s = startSatisfyingInits(
+        ev, [&](exec::Chooser& c) { return ev.makeInitialState(c); }, walk.chooser(), r.file);
+  }
+  walk.go(s);
+
+  Report rep;
+  rep.command = "run";
+  rep.file = r.file;
+  rep.verdict = walk.error      ? Verdict::Error
+                : walk.boundHit ? Verdict::Unknown
+                                : Verdict::Completed;
+  if (!walk.error) rep.reason = walk.stopped;
+  rep.stats["steps"] = walk.steps;
+  rep.stats["states"] = walk.steps + 1;
+  rep.stats["executions"] = 1;
+  addRunStats(rep.stats, rb.budget);
+  if (walk.error) {
+    walk.error->trace.assign(walk.recent.begin(), walk.recent.end());
+    if (walk.steps > walk.recent.size()) rep.extra["error_trace_from_step"] = walk.recent.front().step;
+    rep.error = walk.error;
+  }
+  rep.extra["final_state"] = stateJson(p, s);
+  return rep;
+}
+
+}  // namespace tandem::engine

@@ -1,0 +1,83 @@
+#include "engine/setup.h"
+
+#include <algorithm>
+
+#include "engine/report.h"
+#include "mc/exec/plugin_loader.h"
+#include "mc/smt/smt_error.h"
+#include "mc/smt/solver_factory.h"
+
+namespace tandem::engine {
+
+smt::QueryStop queryStop(const search::Budget& b) {
+  smt::QueryStop stop;
+  stop.deadline = b.deadline();
+  const std::atomic<bool>* interrupt = b.interruptFlag();
+  const std::optional<uint64_t> memory = b.limits().memoryLimitMb;
+  if (interrupt || memory)
+    stop.stopNow = [interrupt, memory] {
+      if (interrupt && interrupt->load(std::memory_order_relaxed)) return true;
+      return memory && search::currentRssMb() >= *memory;
+    };
+  return stop;
+}
+
+void loadNatives(const Request& r, const ir::Program& p, exec::NativeRegistry& natives) {
+  for (const auto& path : r.natives) {
+    exec::PluginLoad load = exec::loadPlugin(path, natives);
+    if (!load.ok()) throw inputError(path, load.error);
+  }
+  std::vector<std::string> problems = natives.checkBindings(p);
+  if (problems.empty()) return;
+  std::vector<Diagnostic> ds;
+  std::string text;
+  for (const auto& m : problems) {
+    ds.push_back({p.file, 0, 0, m});
+    text += p.file + ": error: " + m + "\n";
+  }
+  throw CommandError(CommandError::Kind::Input, std::move(ds), text);
+}
+
+std::unique_ptr<smt::Solver> makeSolver(const Request& r, const ir::Program& p,
+                                        const search::Budget& b) {
+  smt::SolverOptions so;
+  so.backend = r.solver.backend;
+  so.timeoutMs = r.solver.timeoutMs;
+  so.logPath = r.solver.smtLog;
+  so.crossCheck = r.solver.crossCheck;
+  so.report = r.diag;
+  so.stop = queryStop(b);
+  try {
+    return smt::makeSolver(so, smt::programNaming(p));
+  } catch (const smt::SmtError& e) {
+    throw inputError(r.file, e.what());
+  }
+}
+
+ir::CfaId entryOf(const Request& r, const ir::Program& p) {
+  if (!r.entry.empty()) {
+    ir::CfaId entry = p.findCfaId(r.entry, ir::CfaKind::Proc);
+    if (entry == ir::kNone)
+      throw usageError("no procedure '" + r.entry + "' in " + r.file + " (--entry)");
+    return entry;
+  }
+  if (p.isClosed() || !r.cls.empty()) return ir::kNone;
+  throw usageError(r.file + " is an open system: give --entry PROC" +
+                   (p.classes.empty() ? "" : " or --class C"));
+}
+
+uint32_t classOf(const Request& r, const ir::Program& p) {
+  if (r.cls.empty()) return ir::kNone;
+  if (!r.entry.empty()) throw usageError("--entry and --class exclude each other: give one of them");
+  auto it = std::find_if(p.classes.begin(), p.classes.end(),
+                         [&](const ir::ClassInfo& c) { return c.name == r.cls; });
+  if (it == p.classes.end()) throw usageError("no class '" + r.cls + "' in " + r.file + " (--class)");
+  return static_cast<uint32_t>(it - p.classes.begin());
+}
+
+void addRunStats(nlohmann::json& stats, const search::Budget& b) {
+  stats["time_s"] = b.elapsed();
+  stats["peak_rss_mb"] = search::peakRssMb();
+}
+
+}  // namespace tandem::engine

@@ -1,0 +1,44 @@
+// What every command sets up before it runs: the budget and the progress line of the run, the
+// natives (built-ins and --natives plugins), the solver chain, the entry procedure or class.
+// Problems are thrown as CommandError (exit status 2).
+#pragma once
+
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/request.h"
+#include "mc/exec/natives.h"
+#include "mc/search/budget.h"
+#include "mc/search/progress.h"
+#include "mc/smt/solver.h"
+
+namespace tandem::engine {
+
+// The one budget and progress line of a run.
+struct RunBudget {
+  explicit RunBudget(const Request& r)
+      : budget(r.limits, r.interrupt), progress(r.progress, budget) {}
+  search::Budget budget;
+  search::Progress progress;
+};
+
+// What stops a running solver query: the run's deadline, its interrupt flag and memory limit.
+smt::QueryStop queryStop(const search::Budget& b);
+
+// Built-ins and every plugin of r.natives; every `native` of `p` must be bound.
+void loadNatives(const Request& r, const ir::Program& p, exec::NativeRegistry& natives);
+
+// The solver chain of r.solver, stopped by the budget.
+std::unique_ptr<smt::Solver> makeSolver(const Request& r, const ir::Program& p,
+                                        const search::Budget& b);
+
+// The --entry procedure of an open system (kNone for a closed system without --entry).
+ir::CfaId entryOf(const Request& r, const ir::Program& p);
+// The --class under analysis (its index), or kNone without --class.
+uint32_t classOf(const Request& r, const ir::Program& p);
+
+// Stats every report has: time and peak memory.
+void addRunStats(nlohmann::json& stats, const search::Budget& b);
+
+}  // namespace tandem::engine

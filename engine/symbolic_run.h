@@ -1,0 +1,38 @@
+// One run of the symbolic executor (mc/symbolic) with everything it needs — natives with
+// plugins, the evaluator, the solver chain, the budget — shared by `check --entry/--class` and
+// `testgen`. The report code replays its paths on `ev` afterwards.
+#pragma once
+
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/request.h"
+#include "engine/setup.h"
+#include "mc/exec/evaluator.h"
+#include "mc/symbolic/symbolic_explorer.h"
+
+namespace tandem::engine {
+
+struct SymbolicRun {
+  explicit SymbolicRun(const Request& r) : rb(r) {}
+  RunBudget rb;
+  symbolic::ExploreOptions options;
+  exec::NativeRegistry natives;
+  std::unique_ptr<exec::Evaluator> ev;
+  std::unique_ptr<smt::Solver> solver;
+  symbolic::ExploreResult result;
+};
+
+// `entry` is the entry procedure or the class initialiser; `solving` the mode.
+std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request& r,
+                                             ir::CfaId entry, symbolic::Solving solving,
+                                             const symbolic::MixedOptions& mixed,
+                                             std::optional<uint64_t> maxCalls, bool stopAtError);
+
+// The counters of the solving mode (undecided, concretizations, ...) and solver_unknown.
+void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r);
+// `solving` (and for mixed `heuristic`, `max_tries`) in the report.
+void addSolvingKeys(nlohmann::json& extra, const symbolic::ExploreOptions& eo);
+
+}  // namespace tandem::engine

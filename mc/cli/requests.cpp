@@ -1,0 +1,116 @@
+#include "mc/cli/requests.h"
+
+#include "engine/report.h"
+
+namespace tandem::cli {
+
+namespace {
+
+std::array<bool, ir::kErrorKinds> trackedKinds(const Options& o) {
+  std::array<bool, ir::kErrorKinds> t{};
+  if (o.checkKinds.empty()) {
+    t.fill(true);
+    return t;
+  }
+  for (const auto& k : o.checkKinds) {
+    auto kind = ir::parseErrorKind(k);
+    if (!kind)
+      throw engine::usageError("unknown error kind '" + k +
+                               "' in --check (kinds: assert, invariant, index-out-of-bounds, "
+                               "null-deref, div-by-zero, negative-size)");
+    t[static_cast<size_t>(*kind)] = true;
+  }
+  return t;
+}
+
+void fillCommon(engine::Request& r, const Options& o, const Streams& s) {
+  r.file = o.file;
+  r.entry = o.entry;
+  r.cls = o.cls;
+  r.search = o.search;
+  r.seed = o.seed;
+  r.limits.maxStates = o.maxStates;
+  r.limits.maxDepth = o.maxDepth;
+  r.limits.timeoutSeconds = o.timeout;
+  r.limits.memoryLimitMb = o.memoryLimitMb;
+  r.interrupt = s.interrupt;
+  r.progress = s.progress;
+  r.diag = s.diag;
+  r.quiet = o.quiet;
+  r.tracked = trackedKinds(o);
+  r.solver.backend = o.solver;
+  r.solver.timeoutMs = static_cast<unsigned>(std::min<uint64_t>(o.solverTimeoutMs, 1u << 31));
+  r.solver.smtLog = o.smtLog;
+  r.solver.crossCheck = o.solverCrossCheck;
+  r.natives = o.natives;
+}
+
+// --heuristic and --max-tries tune one solving mode each.
+symbolic::MixedOptions mixedOptions(const Options& o, symbolic::Solving solving) {
+  using symbolic::Solving;
+  if (o.wasGiven("heuristic") && solving != Solving::Mixed)
+    throw engine::usageError("--heuristic applies to --solving mixed");
+  if (o.wasGiven("max-tries") && solving != Solving::Mixed && solving != Solving::Dart)
+    throw engine::usageError("--max-tries applies to --solving mixed and --solving dart");
+  symbolic::MixedOptions m;
+  m.heuristic = o.heuristic;
+  m.maxTries = o.maxTries;
+  m.seed = o.seed;
+  return m;
+}
+
+}  // namespace
+
+engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
+  engine::CheckRequest r;
+  fillCommon(r, o, s);
+  r.deadlock = o.deadlock;
+  if (o.testsOnly) r.inputs = *o.testsOnly ? engine::Inputs::Tests : engine::Inputs::Symbolic;
+  r.maxCalls = o.maxCalls;
+  r.solving = o.solving;
+  r.mixed = mixedOptions(o, o.solving.value_or(symbolic::Solving::Classic));
+  r.dot = o.dot;
+  return r;
+}
+
+engine::ProveRequest proveRequest(const Options& o, const Streams& s) {
+  engine::ProveRequest r;
+  fillCommon(r, o, s);
+  r.cutpoints = o.cutpoints;
+  r.autoPredicates = o.autoPredicates;
+  r.hybrid = o.hybrid;
+  r.predicatesFile = o.predicatesFile;
+  r.engine = o.engine;
+  r.checkProof = o.checkProof;
+  r.dot = o.dot;
+  r.triage = o.triage;
+  return r;
+}
+
+engine::TestgenRequest testgenRequest(const Options& o, const Streams& s) {
+  engine::TestgenRequest r;
+  fillCommon(r, o, s);
+  r.solving = o.solving.value_or(symbolic::Solving::Mixed);
+  r.mixed = mixedOptions(o, r.solving);
+  r.testsOut = o.testsOut;
+  return r;
+}
+
+engine::RunRequest runRequest(const Options& o, const Streams& s) {
+  engine::RunRequest r;
+  fillCommon(r, o, s);
+  r.args = o.args;
+  r.steps = o.steps;
+  r.deadlock = o.deadlock;
+  return r;
+}
+
+engine::ExportChcRequest exportChcRequest(const Options& o, const Streams& s) {
+  engine::ExportChcRequest r;
+  fillCommon(r, o, s);
+  r.cutpoints = o.cutpoints;
+  r.output = o.output;
+  return r;
+}
+
+}  // namespace tandem::cli

@@ -1,0 +1,191 @@
+#include "mc/cli/text_report.h"
+
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace tandem::cli {
+
+namespace {
+
+using engine::Report;
+using engine::Verdict;
+using nlohmann::json;
+
+void verdictLine(std::ostream& os, const Report& r) {
+  os << "verdict: " << engine::verdictName(r.verdict);
+  if (!r.reason.empty()) os << " (" << r.reason << ")";
+  os << "\n";
+}
+
+void errorHead(std::ostream& os, const engine::ErrorInfo& e) {
+  os << "error: " << e.kind << " at " << e.label;
+  if (e.line) os << " (line " << e.line << ")";
+  if (!e.message.empty()) os << ": " << e.message;
+  os << "\n";
+}
+
+void errorTrace(std::ostream& os, const engine::ErrorInfo& e, bool withTrace) {
+  if (withTrace)
+    for (const auto& s : e.trace) printTraceStep(os, s);
+  else
+    os << "(" << e.trace.size() << " steps; --trace prints them)\n";
+}
+
+// Numbers as the stream prints them (seconds as 0.012405, not 0.0124051234).
+std::string num(const json& j) {
+  if (j.is_number_float()) {
+    std::ostringstream os;
+    os << j.get<double>();
+    return os.str();
+  }
+  return j.is_null() ? "0" : j.dump();
+}
+
+void checkText(std::ostream& os, const Report& r, const Options& o) {
+  verdictLine(os, r);
+  const json& st = r.stats;
+  if (r.extra.value("engine", "") != "symbolic") {
+    if (r.error) {
+      errorHead(os, *r.error);
+      errorTrace(os, *r.error, o.trace);
+    }
+    os << num(st["states"]) << " states, " << num(st["transitions"]) << " transitions, depth "
+       << num(st["depth"]) << ", " << num(st["time_s"]) << " s\n";
+    return;
+  }
+  if (r.error) {
+    errorHead(os, *r.error);
+    os << "inputs: " << r.extra["inputs"].dump() << "\n";
+    if (r.extra.contains("calls")) {
+      os << "calls:";
+      std::string sep = " ";
+      for (const auto& c : r.extra["calls"]) {
+        os << sep << c["call"].get<std::string>();
+        sep = "; ";
+      }
+      os << "\n";
+    }
+    errorTrace(os, *r.error, o.trace);
+  }
+  os << num(st["states"]) << " symbolic states, " << num(st["paths"]) << " paths, "
+     << num(st["solver_queries"]) << " solver queries, " << num(st["time_s"]) << " s\n";
+}
+
+void proveText(std::ostream& os, const Report& r, const Options& o) {
+  verdictLine(os, r);
+  const json& st = r.stats;
+  if (r.verdict == Verdict::Proved) {
+    os << "invariant (" << num(st["abstract_states"]) << " abstract states):\n";
+    const std::string inv = r.extra.value("invariant", "");
+    size_t at = 0;
+    while (at < inv.size()) {
+      size_t nl = inv.find('\n', at);
+      if (nl == std::string::npos) nl = inv.size();
+      os << "  " << inv.substr(at, nl - at) << "\n";
+      at = nl + 1;
+    }
+    if (r.extra.contains("class_invariant"))
+      os << "class invariant of " << r.extra["class"].get<std::string>() << ": "
+         << r.extra["class_invariant"].get<std::string>() << "\n";
+  }
+  if (r.verdict == Verdict::PotentialError)
+    os << "(reached from a fabricated state; no execution from an initial state reached it "
+          "within the triage bounds)\n";
+  if (r.error) {
+    errorHead(os, *r.error);
+    errorTrace(os, *r.error, o.trace);
+  }
+  os << num(st["abstract_states"]) << " abstract states, " << num(st["fabricated_states"])
+     << " fabricated states, " << num(st["solver_queries"]) << " solver queries, "
+     << num(st["executions"]) << " executions, " << num(st["states"]) << " concrete states, "
+     << num(st["time_s"]) << " s\n";
+}
+
+void testgenText(std::ostream& os, const Report& r, const Options& o) {
+  verdictLine(os, r);
+  const json& tests = r.extra["tests"];
+  for (size_t i = 0; i < tests.size(); ++i)
+    os << "test " << i << ": " << tests[i]["inputs"].dump() << " -> "
+       << tests[i]["result"].get<std::string>() << "\n";
+  if (r.error && o.trace) {
+    errorHead(os, *r.error);
+    errorTrace(os, *r.error, true);
+  }
+  os << "covered: " << r.extra["covered_labels"].dump()
+     << ", uncovered: " << r.extra["uncovered_labels"].dump() << "\n";
+  const json& st = r.stats;
+  os << tests.size() << " tests, " << num(st["paths"]) << " paths, " << num(st["divergences"])
+     << " divergences, " << num(st["undecided"]) << " undecided, " << num(st["solver_queries"])
+     << " solver queries, " << num(st["time_s"]) << " s (" << r.extra["solving"].get<std::string>()
+     << ")\n";
+}
+
+void runText(std::ostream& os, const Report& r) {
+  if (r.error) {
+    os << "error: " << r.error->kind << " at " << r.error->label;
+    if (r.error->line) os << " (line " << r.error->line << ")";
+    os << ": " << r.error->message << "\n";
+  } else {
+    os << r.reason << " after " << num(r.stats["steps"]) << " steps\n";
+  }
+}
+
+void exportText(std::ostream& os, const Report& r) {
+  if (r.extra.contains("smtlib")) {
+    os << r.extra["smtlib"].get<std::string>();
+    if (!r.reason.empty()) verdictLine(os, r);  // only when incomplete, after the clauses
+    return;
+  }
+  if (!r.reason.empty()) verdictLine(os, r);
+  const json& st = r.stats;
+  os << r.extra["output"].get<std::string>() << ": " << num(st["predicates"]) << " predicates, "
+     << num(st["clauses"]) << " clauses (" << num(st["init_clauses"]) << " initial, "
+     << num(st["step_clauses"]) << " steps, " << num(st["query_clauses"]) << " queries)\n";
+}
+
+}  // namespace
+
+void printTraceStep(std::ostream& os, const engine::TraceStep& s) {
+  os << std::setw(5) << s.step << "  ";
+  if (!s.process.empty()) os << s.process << "  ";
+  os << s.label << ": " << s.statement;
+  if (!s.changed.empty()) {
+    os << "    {";
+    bool first = true;
+    for (auto& [k, v] : s.changed) os << (first ? "" : ", ") << k << " = " << v, first = false;
+    os << "}";
+  }
+  os << '\n';
+}
+
+void printText(std::ostream& os, const Report& r, const Options& o) {
+  switch (o.command) {
+    case Command::Check:
+      checkText(os, r, o);
+      break;
+    case Command::Prove:
+      proveText(os, r, o);
+      break;
+    case Command::Testgen:
+      testgenText(os, r, o);
+      break;
+    case Command::Run:
+      runText(os, r);
+      break;
+    case Command::ExportChc:
+      exportText(os, r);
+      if (o.stats && r.extra.contains("smtlib")) {  // the clauses are on stdout: comments
+        std::istringstream lines(r.stats.dump(2));
+        for (std::string l; std::getline(lines, l);) os << "; " << l << "\n";
+        return;
+      }
+      break;
+    case Command::Ir:
+      os << r.extra["ir"].get<std::string>();
+      return;
+  }
+  if (o.stats) os << r.stats.dump(2) << "\n";
+}
+
+}  // namespace tandem::cli
