@@ -62,8 +62,7 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
     entry = p.classes[cls].init;
   } else {
     entry = entryOf(r, p);
-    if (r.maxCalls)
-      throw usageError("--max-calls applies to the class analysis (check --class C)");
+    if (r.maxCalls) throw usageError("--max-calls applies to the class analysis (check --class C)");
   }
   if (!r.dot.empty())
     throw usageError(

@@ -47,7 +47,8 @@ std::vector<ExprRef> readPredicates(const std::string& path, ir::Program& p) {
       std::vector<FileDiagnostic> ds;
       reportDiagnostics(d, where, err, &ds);
       std::vector<Diagnostic> out2;
-      for (const auto& x : ds) out2.push_back({path, static_cast<uint32_t>(lineNo), x.loc.col, x.message});
+      for (const auto& x : ds)
+        out2.push_back({path, static_cast<uint32_t>(lineNo), x.loc.col, x.message});
       throw CommandError(CommandError::Kind::Input, std::move(out2), err.str());
     }
     out.push_back(pred);
@@ -244,11 +245,12 @@ Report prove(ir::Program& p, const ProveRequest& r) {
       const char* name = smt::backendName(other.backend);
       if (rb.budget.stopped()) {
         res.outcome = fabricate::ProveResult::Outcome::Unknown;
-        res.reason = rb.budget.stopped()->reason + " (while re-checking the proof with " + name + ")";
+        res.reason =
+            rb.budget.stopped()->reason + " (while re-checking the proof with " + name + ")";
         proofCheck.clear();
       } else {
-        rep.extra["proof_check"] = proofCheck.empty() ? std::string("passed (") + name + ")"
-                                                      : "FAILED: " + proofCheck;
+        rep.extra["proof_check"] =
+            proofCheck.empty() ? std::string("passed (") + name + ")" : "FAILED: " + proofCheck;
       }
     }
   } catch (const symbolic::NotImplemented& e) {

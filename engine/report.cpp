@@ -80,7 +80,9 @@ nlohmann::json Report::toJson() const {
 }
 
 CommandError::CommandError(Kind kind, std::vector<Diagnostic> diagnostics, std::string text)
-    : std::runtime_error(text), kind_(kind), diagnostics_(std::move(diagnostics)),
+    : std::runtime_error(text),
+      kind_(kind),
+      diagnostics_(std::move(diagnostics)),
       text_(std::move(text)) {}
 
 CommandError usageError(const std::string& message) {

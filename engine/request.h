@@ -51,8 +51,8 @@ enum class Inputs : uint8_t { Symbolic, Tests };
 
 struct CheckRequest : Request {
   bool deadlock = false;
-  std::optional<Inputs> inputs;         // check --entry: symbolic (default) or `test` inputs only
-  std::optional<uint64_t> maxCalls;     // check --class
+  std::optional<Inputs> inputs;      // check --entry: symbolic (default) or `test` inputs only
+  std::optional<uint64_t> maxCalls;  // check --class
   std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
   symbolic::MixedOptions mixed;
   std::string dot;  // write the explored state graph (closed systems)

@@ -44,8 +44,7 @@ exec::State startSatisfyingInits(const exec::Evaluator& ev, Make make, exec::Cho
   constexpr int kTries = 1000;
   for (int i = 0; i < kTries; ++i) {
     auto st = make(chooser);
-    if (!st.ok())
-      throw inputError(file, "cannot build the initial state: " + st.error().message);
+    if (!st.ok()) throw inputError(file, "cannot build the initial state: " + st.error().message);
     auto holds = ev.initsHold(st.value());
     if (holds.ok() && holds.value()) return std::move(st).value();
   }
@@ -78,7 +77,12 @@ class Walk {
  public:
   Walk(const ir::Program& p, const RunRequest& r, exec::Evaluator& ev, search::Budget& budget,
        StepObserver& observer)
-      : p_(p), r_(r), ev_(ev), budget_(budget), observer_(observer), chooser_(r.seed),
+      : p_(p),
+        r_(r),
+        ev_(ev),
+        budget_(budget),
+        observer_(observer),
+        chooser_(r.seed),
         rng_(r.seed) {}
 
   void go(exec::State& s);
@@ -160,7 +164,7 @@ void Walk::go(exec::State& s) {
         if (!recent.empty()) error->label = recent.back().label;
         return;
       }
-      stopped = done           ? "terminated"
+      stopped = done            ? "terminated"
                 : p_.isClosed() ? "deadlock: no process can move"
                                 : "blocked: an assume or guard does not hold";
       return;
@@ -228,9 +232,7 @@ Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
   Report rep;
   rep.command = "run";
   rep.file = r.file;
-  rep.verdict = walk.error      ? Verdict::Error
-                : walk.boundHit ? Verdict::Unknown
-                                : Verdict::Completed;
+  rep.verdict = walk.error ? Verdict::Error : walk.boundHit ? Verdict::Unknown : Verdict::Completed;
   if (!walk.error) rep.reason = walk.stopped;
   rep.stats["steps"] = walk.steps;
   rep.stats["states"] = walk.steps + 1;
@@ -238,7 +240,8 @@ Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
   addRunStats(rep.stats, rb.budget);
   if (walk.error) {
     walk.error->trace.assign(walk.recent.begin(), walk.recent.end());
-    if (walk.steps > walk.recent.size()) rep.extra["error_trace_from_step"] = walk.recent.front().step;
+    if (walk.steps > walk.recent.size())
+      rep.extra["error_trace_from_step"] = walk.recent.front().step;
     rep.error = walk.error;
   }
   rep.extra["final_state"] = stateJson(p, s);

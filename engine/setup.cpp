@@ -68,10 +68,12 @@ ir::CfaId entryOf(const Request& r, const ir::Program& p) {
 
 uint32_t classOf(const Request& r, const ir::Program& p) {
   if (r.cls.empty()) return ir::kNone;
-  if (!r.entry.empty()) throw usageError("--entry and --class exclude each other: give one of them");
+  if (!r.entry.empty())
+    throw usageError("--entry and --class exclude each other: give one of them");
   auto it = std::find_if(p.classes.begin(), p.classes.end(),
                          [&](const ir::ClassInfo& c) { return c.name == r.cls; });
-  if (it == p.classes.end()) throw usageError("no class '" + r.cls + "' in " + r.file + " (--class)");
+  if (it == p.classes.end())
+    throw usageError("no class '" + r.cls + "' in " + r.file + " (--class)");
   return static_cast<uint32_t>(it - p.classes.begin());
 }
 

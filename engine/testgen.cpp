@@ -40,7 +40,8 @@ std::vector<std::string> reachableLabels(const ir::Program& p, ir::CfaId entry) 
 
 Report testgen(const ir::Program& p, const TestgenRequest& r) {
   if (!r.cls.empty())
-    throw usageError("testgen --class is not implemented yet (use check --class, or testgen --entry P)");
+    throw usageError(
+        "testgen --class is not implemented yet (use check --class, or testgen --entry P)");
   const ir::CfaId entry = entryOf(r, p);
   if (entry == ir::kNone) throw usageError("testgen needs --entry PROC");
   auto run = exploreSymbolic(p, r, entry, r.solving, r.mixed, std::nullopt, /*stopAtError=*/false);

@@ -1,6 +1,5 @@
 #include "engine/trace_steps.h"
 
-
 #include "mc/exec/state_format.h"
 
 namespace tandem::engine {
