@@ -14,7 +14,7 @@
 
 namespace tandem::fabricate {
 
-using abstraction::SymConfig;
+using symbolic::SymConfig;
 
 struct FragmentEnd {
   enum class Kind : uint8_t { Cutpoint, Terminated, Error };

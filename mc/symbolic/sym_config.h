@@ -7,11 +7,11 @@
 
 #include "mc/symbolic/sym_state.h"
 
-namespace tandem::abstraction {
+namespace tandem::symbolic {
 
 struct SymConfig {
-  symbolic::SymState st;
+  SymState st;
   std::vector<ir::LocId> pcs;  // per thread
 };
 
-}  // namespace tandem::abstraction
+}  // namespace tandem::symbolic
