@@ -1,6 +1,6 @@
 // A symbolic configuration: a symbolic store (globals and the call stack of an open system's one
 // thread) and the location of every thread. Closed systems keep their process locations here;
-// the SymState's frames are used for the stepping thread only.
+// the SymState's frames are used for the stepping thread only (transfer.h, Mover).
 #pragma once
 
 #include <vector>
