@@ -9,7 +9,7 @@
 // The implicit checks of every evaluation (SymEvaluator's obligations) fork errors off and are
 // then assumed. Engines differ only in a TransferPolicy: when the solver is asked, where
 // successors, errors and fresh values go, and what the bottom frame's return means. The symbolic
-// explorer (symbolic_explorer.h) runs it.
+// explorer (symbolic_explorer.h) and the fragment builder of `prove` (fragments.h) both run it.
 //
 // Definitions: transfer.cpp (edges, obligations, assignments), transfer_frames.cpp (entry
 // states, frames, objects, calls, returns, method calls).
