@@ -6,6 +6,7 @@
 #include <set>
 
 #include "mc/ir/ir_printer.h"
+#include "mc/symbolic/fold_locations.h"
 
 namespace tandem::abstraction {
 
@@ -22,12 +23,6 @@ Abstraction::Abstraction(const ir::Program& p, const exec::Evaluator& ev,
     : p_(p), ev_(ev), global_(p.predicates) {
   for (ExprRef e : extra)
     if (std::find(global_.begin(), global_.end(), e) == global_.end()) global_.push_back(e);
-}
-
-exec::ThreadId Abstraction::threadOfCfa(ir::CfaId cfa, uint32_t instance) const {
-  if (!p_.isClosed()) return 0;
-  if (cfa == p_.rules) return ev_.ruleThread();
-  return ev_.threadOf(cfa, instance);
 }
 
 const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
@@ -96,26 +91,10 @@ AbstractState Abstraction::alpha(const exec::State& s) const {
 }
 
 ExprRef Abstraction::foldLocations(ExprRef e, const std::vector<ir::LocId>& pcs) const {
-  ExprManager& em = *p_.exprs;
-  if (e->op == Op::AtLoc) {
-    const auto loc = static_cast<ir::LocId>(*e->value.toInt64());
-    uint32_t instance = 0;
-    if (!e->kids.empty() && e->kid(0)->op == Op::IntConst)
-      instance = static_cast<uint32_t>(*e->kid(0)->value.toInt64());
-    const exec::ThreadId t = threadOfCfa(p_.locs[loc].cfa, instance);
-    return em.boolConst(t < pcs.size() && pcs[t] == loc);
-  }
-  bool changed = false;
-  std::vector<ExprRef> kids;
-  for (ExprRef k : e->kids) {
-    kids.push_back(foldLocations(k, pcs));
-    changed = changed || kids.back() != k;
-  }
-  if (!changed) return e;
-  return em.mk(e->op, e->type, std::move(kids), e->payload, e->value);
+  return symbolic::foldLocations(p_, ev_, e, pcs);
 }
 
-ExprRef Abstraction::predicateValue(const Scope::Pred& pr, const SymConfig& c,
+ExprRef Abstraction::predicateValue(const Scope::Pred& pr, const symbolic::SymConfig& c,
                                     const symbolic::SymEvaluator& sev, ExprRef* definedOut) const {
   std::vector<symbolic::Obligation> obls;
   ExprRef e = foldLocations(pr.expr, c.pcs);
@@ -136,7 +115,7 @@ ExprRef Abstraction::predicateValue(const Scope::Pred& pr, const SymConfig& c,
   return v.expr;
 }
 
-ExprRef Abstraction::gamma(const AbstractState& a, const SymConfig& c,
+ExprRef Abstraction::gamma(const AbstractState& a, const symbolic::SymConfig& c,
                            const symbolic::SymEvaluator& sev) const {
   ExprManager& em = *p_.exprs;
   const Scope& sc = scopeAt(a.pcs);

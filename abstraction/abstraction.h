@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "abstraction/abstract_state.h"
-#include "abstraction/sym_config.h"
 #include "mc/exec/evaluator.h"
+#include "mc/symbolic/sym_config.h"
 #include "mc/symbolic/sym_eval.h"
 
 namespace tandem::abstraction {
@@ -45,15 +45,15 @@ class Abstraction {
   const Scope& scopeAt(const std::vector<ir::LocId>& pcs) const;
   AbstractState alpha(const exec::State& s) const;
   // The formula gamma(a) over the symbolic configuration `c` (at a's locations).
-  ExprRef gamma(const AbstractState& a, const SymConfig& c,
+  ExprRef gamma(const AbstractState& a, const symbolic::SymConfig& c,
                 const symbolic::SymEvaluator& sev) const;
   // The locations of a concrete state: each thread's top location, or (open systems) the call
   // stack of the one thread.
   std::vector<ir::LocId> locations(const exec::State& s) const;
   // One predicate of `c`, as a symbolic boolean.
-  ExprRef predicateValue(const Scope::Pred& pr, const SymConfig& c,
+  ExprRef predicateValue(const Scope::Pred& pr, const symbolic::SymConfig& c,
                          const symbolic::SymEvaluator& sev, ExprRef* definedOut) const;
-  // AtLoc replaced by constants for the threads' locations `pcs`.
+  // AtLoc replaced by constants for the threads' locations `pcs` (symbolic::foldLocations).
   ExprRef foldLocations(ExprRef e, const std::vector<ir::LocId>& pcs) const;
 
   // Text for reports: "P1@C, P2@A" and "x1 <= x2 && !(px == null) && b == true".
@@ -72,8 +72,6 @@ class Abstraction {
   size_t globalPredicateCount() const { return global_.size(); }
 
  private:
-  exec::ThreadId threadOfCfa(ir::CfaId cfa, uint32_t instance) const;
-
   const ir::Program& p_;
   const exec::Evaluator& ev_;
   std::vector<ExprRef> global_;

@@ -5,17 +5,18 @@
 #include <memory>
 #include <set>
 
+#include "abstraction/abstraction.h"
 #include "chc/clause_writer.h"
 #include "chc/state_layout.h"
 #include "chc/unsupported.h"
-#include "fabricate/fragments.h"
 #include "mc/smt/term_naming.h"
+#include "mc/symbolic/fragments.h"
 
 namespace tandem::chc {
 
 namespace {
 
-using fabricate::FragmentEnd;
+using symbolic::FragmentEnd;
 
 // "P1@A, P2@B" -> "inv_P1.A_P2.B": a simple SMT-LIB symbol without '!', so it never meets the
 // names of the clauses' variables (ExprManager symbols end in "!<id>").
@@ -39,7 +40,7 @@ class Exporter {
         o_(o),
         abs_(p, ev, {}),
         sev_(p, ev),
-        frag_(p, abs_, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked),
+        frag_(p, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked),
         w_(*p.exprs, smt::programNaming(p)) {}
 
   HornSystem run();
@@ -61,7 +62,7 @@ class Exporter {
   const HornOptions& o_;
   abstraction::Abstraction abs_;
   symbolic::SymEvaluator sev_;
-  fabricate::FragmentBuilder frag_;
+  symbolic::FragmentBuilder frag_;
   ClauseWriter w_;
   std::map<std::vector<ir::LocId>, Predicate> preds_;
   std::set<std::string> names_;

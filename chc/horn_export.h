@@ -5,7 +5,7 @@
 //   Inv_L(pre) ∧ path condition          -> Inv_L'(post-state)   for each loop-free fragment
 //   Inv_L(pre) ∧ error condition         -> false                 (assert, implicit checks)
 //   Inv_L(pre) ∧ ¬invariant              -> false                 (`invariant` declarations)
-// The fragments are fabricate/fragments.h's, so the clauses describe exactly the transitions
+// The fragments are mc/symbolic/fragments.h's, so the clauses describe exactly the transitions
 // `prove` checks. CHC-COMP convention: `sat` means safe, `unsat` means an error is reachable.
 #pragma once
 

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "abstraction/sym_config.h"
+#include "mc/symbolic/sym_config.h"
 #include "mc/symbolic/sym_eval.h"
 
 namespace tandem::chc {
 
-using abstraction::SymConfig;
+using symbolic::SymConfig;
 
 class StateLayout {
  public:

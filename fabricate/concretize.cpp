@@ -52,7 +52,7 @@ exec::Value modelValue(const symbolic::SymValue& v, TypeRef t, const smt::Model&
   return scalarValue(t ? t : v.expr->type, intIn(m, v.expr));
 }
 
-exec::State concretize(const ir::Program& p, const abstraction::SymConfig& c, const smt::Model& m,
+exec::State concretize(const ir::Program& p, const symbolic::SymConfig& c, const smt::Model& m,
                        exec::State shape) {
   for (ir::VarId id : p.globals) {
     const ir::Variable& v = p.vars[id];

@@ -2,16 +2,16 @@
 // a symbolic configuration, turned into a concrete state that execution can continue from.
 #pragma once
 
-#include "abstraction/sym_config.h"
 #include "mc/exec/evaluator.h"
 #include "mc/smt/model.h"
+#include "mc/symbolic/sym_config.h"
 
 namespace tandem::fabricate {
 
 // `shape` is a concrete state of the same system (threads, frames of the right procedures);
 // its values and locations are replaced by the configuration's under the model. Symbols the
 // model leaves open take their type's default value.
-exec::State concretize(const ir::Program& p, const abstraction::SymConfig& c, const smt::Model& m,
+exec::State concretize(const ir::Program& p, const symbolic::SymConfig& c, const smt::Model& m,
                        exec::State shape);
 
 // A concrete value of a symbolic one under the model.

@@ -6,18 +6,21 @@
 #include <unordered_set>
 
 #include "fabricate/concretize.h"
-#include "fabricate/fragments.h"
 #include "mc/expr/expr_walk.h"
 #include "mc/search/driver.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/searcher.h"
 #include "mc/smt/smt_error.h"
+#include "mc/symbolic/fragments.h"
 
 namespace tandem::fabricate {
 
 namespace {
 
 using abstraction::AbstractState;
+using symbolic::FragmentBuilder;
+using symbolic::FragmentEnd;
+using symbolic::SymConfig;
 
 class Prover {
  public:
@@ -28,7 +31,7 @@ class Prover {
         o_(o),
         abs_(p, ev, o.extraPredicates),
         sev_(p, ev),
-        frag_(p, abs_, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked, o.classIndex),
+        frag_(p, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked, o.classIndex),
         sys_(p, ev, genericOptions(p, o)),
         ownBudget_(o.budget ? nullptr : std::make_unique<search::Budget>(o.limits)),
         budget_(o.budget ? *o.budget : *ownBudget_),

@@ -56,6 +56,7 @@ class SymEvaluator {
 
   ExprManager& exprs() const { return *program_.exprs; }
   const ir::Program& program() const { return program_; }
+  const exec::Evaluator& concrete() const { return concrete_; }
   // Throws NotImplemented for constructs outside the symbolic executor.
   SymValue eval(ExprRef e, const SymState& s, std::vector<Obligation>& obls) const;
   SymLvalue lvalue(ExprRef e, const SymState& s, std::vector<Obligation>& obls) const;

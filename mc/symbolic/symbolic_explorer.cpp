@@ -44,6 +44,7 @@ Explorer::Explorer(const ir::Program& p, const exec::Evaluator& concrete, smt::S
       em_(*p.exprs),
       concrete_(concrete),
       ev_(p, concrete),
+      transfer_(ev_, o.tracked),
       solver_(solver),
       pcs_(*strategy.pathSolver),
       concretizer_(strategy.concretizer),
@@ -76,63 +77,35 @@ void Explorer::noteUnknownCount(uint64_t n, const std::string& reason) {
   if (unknownReason_.empty()) unknownReason_ = reason.empty() ? "no reason given" : reason;
 }
 
-SymValue Explorer::eval(SymState& n, ExprRef e, std::vector<Obligation>& obls) {
-  SymValue v = ev_.eval(e, n, obls);
-  absorb(n);
-  return v;
+bool Explorer::feasible(SymState& s) {
+  PcAnswer a = check(s.pathCond, nullptr);
+  if (a.isSat()) s.certificate = a.certificate;
+  return a.isSat();
 }
 
-SymLvalue Explorer::lvalue(SymState& n, ExprRef e, std::vector<Obligation>& obls) {
-  SymLvalue lv = ev_.lvalue(e, n, obls);
-  absorb(n);
-  return lv;
+void Explorer::fail(const SymState& s, ExprRef bad, const exec::ExecError& error, ir::EdgeId id) {
+  if (!reported_.insert(bad).second) return;
+  PcAnswer a = check(s.pathCond, bad);
+  if (!a.isSat()) return;
+  SymState e = s;
+  e.pathCond.push_back(bad);
+  e.certificate = a.certificate;
+  const bool atEntry = id == ir::kNone;
+  endPath(e, error, atEntry ? std::nullopt : std::optional<ir::EdgeId>(id), atEntry);
 }
 
-void Explorer::absorb(SymState& n) {
+void Explorer::absorb(SymState& s) {
   if (!concretizer_) return;
-  for (ExprRef c : concretizer_->takeConstraints()) n.pathCond.push_back(c);
+  for (ExprRef c : concretizer_->takeConstraints()) s.pathCond.push_back(c);
 }
 
-bool Explorer::assume(SymState& n, ExprRef cond) {
-  if (cond->isTrue()) return true;
-  if (cond->isFalse()) return false;
-  n.pathCond.push_back(cond);
-  PcAnswer a = check(n.pathCond, nullptr);
-  if (a.isSat()) n.certificate = a.certificate;
-  return a.isSat();
+void Explorer::successor(SymState&& s, ir::EdgeId) {
+  queue(std::make_unique<SymState>(std::move(s)));
 }
 
-bool Explorer::require(SymState& n, const std::vector<Obligation>& obls, ir::EdgeId id) {
-  bool added = false;
-  for (const Obligation& ob : obls) {
-    if (ob.ok->isTrue()) continue;
-    if (ob.limit) {  // for the replay only
-      n.limits.push_back(ob.ok);
-      continue;
-    }
-    if (reported_.insert(ob.ok).second) {
-      ExprRef bad = em_.mkNot(ob.ok);
-      PcAnswer a;
-      if (o_.tracked[static_cast<size_t>(ob.kind)] && (a = check(n.pathCond, bad)).isSat()) {
-        SymState e = n;
-        e.pathCond.push_back(bad);
-        e.certificate = a.certificate;
-        const bool atEntry = id == ir::kNone;
-        const SourceLoc loc = atEntry ? p_.locs[n.top().pc].loc : p_.edges[id].loc;
-        endPath(e, exec::ExecError{ob.kind, loc, ob.message, false},
-                atEntry ? std::nullopt : std::optional<ir::EdgeId>(id), atEntry);
-        if (stop_) return false;
-      }
-    }
-    if (ob.ok->isFalse()) return false;  // the path fails here (an untracked error ends it)
-    n.pathCond.push_back(ob.ok);
-    added = true;
-  }
-  if (!added) return true;
-  PcAnswer a = check(n.pathCond, nullptr);
-  if (a.isSat()) n.certificate = a.certificate;
-  return a.isSat();
-}
+// expand() ends such states before it steps them; a bottom frame returning from a location with
+// other ways on would end here.
+void Explorer::returned(const SymState& s, ir::EdgeId) { boundary(s); }
 
 void Explorer::queue(std::unique_ptr<SymState> n) {
   const ir::LocId pc = n->top().pc;
@@ -143,90 +116,16 @@ void Explorer::queue(std::unique_ptr<SymState> n) {
       search::FrontierEntry{static_cast<search::StateStore::Id>(slots_.size() - 1), depth, novel});
 }
 
-void Explorer::step(const SymState& s, ir::EdgeId id) {
-  const ir::Edge& edge = p_.edges[id];
-  auto n = std::make_unique<SymState>(s);
-  std::vector<Obligation> obls;
-  switch (edge.kind) {
-    case ir::EdgeKind::Command: {
-      ExprRef g = edge.guard ? eval(*n, edge.guard, obls).expr : em_.trueExpr();
-      if (!require(*n, obls, id) || stop_) return;
-      if (!assume(*n, g)) return;
-      if (!runAssignments(*n, edge.assigns, !edge.sequential, id) || stop_) return;
-      n->top().pc = edge.to;
-      break;
-    }
-    case ir::EdgeKind::Assert: {
-      ExprRef c = eval(*n, edge.cond, obls).expr;
-      if (!require(*n, obls, id) || stop_) return;
-      if (o_.tracked[static_cast<size_t>(edge.errorKind)] && !c->isTrue()) {
-        ExprRef bad = em_.mkNot(c);
-        if (PcAnswer a = check(n->pathCond, bad); a.isSat()) {
-          SymState e = *n;
-          e.pathCond.push_back(bad);
-          e.certificate = a.certificate;
-          std::string what = edge.text.empty() ? "assertion" : "'" + edge.text + "'";
-          endPath(e, exec::ExecError{edge.errorKind, edge.loc, what + " failed", false}, id);
-          if (stop_) return;
-        }
-      }
-      if (!assume(*n, c)) return;
-      n->top().pc = edge.to;
-      break;
-    }
-    case ir::EdgeKind::Assumed:
-      n->top().pc = edge.to;
-      break;
-    case ir::EdgeKind::Call: {
-      std::vector<SymValue> args;
-      for (ExprRef a : edge.args) args.push_back(eval(*n, a, obls));
-      if (!require(*n, obls, id) || stop_) return;
-      if (!pushCall(*n, edge, id, std::move(args)) || stop_) return;
-      break;
-    }
-    case ir::EdgeKind::Return: {
-      if (n->frames.size() == 1) return;  // the bottom frame ends the path (expand)
-      const SymFrame& top = n->top();
-      const ir::Cfa& cfa = p_.cfas[top.cfa];
-      std::optional<SymValue> result;
-      if (cfa.kind == ir::CfaKind::ClassInit)
-        result = SymValue::objectRef(top.self);  // `new C(...)` yields the object
-      else if (cfa.resultVar != ir::kNone)
-        result = top.locals[p_.vars[cfa.resultVar].slot];
-      const ir::Edge& call = p_.edges[top.callEdge];
-      n->frames.pop_back();
-      if (call.result && result) {
-        SymLvalue lv = lvalue(*n, call.result, obls);
-        if (!require(*n, obls, id) || stop_) return;
-        ev_.store(*n, lv, ev_.coerce(*result, call.result->type));
-      }
-      n->top().pc = call.to;
-      break;
-    }
-  }
-  n->pathCondAt.resize(n->pathCond.size(), static_cast<uint32_t>(n->path.size()));
-  n->path.push_back(id);
-  ++n->depth;
-  queue(std::move(n));
-}
-
 void Explorer::expand(const SymState& s) {
-  const ir::Location& loc = p_.locs[s.top().pc];
-  bool onlyReturns = true;
-  for (ir::EdgeId id : loc.out)
-    onlyReturns = onlyReturns && p_.edges[id].kind == ir::EdgeKind::Return;
   reported_.clear();
-  if (s.frames.size() == 1 && onlyReturns) {
-    if (classMode_)
-      methodBoundary(s);
-    else
-      endPath(s, std::nullopt, std::nullopt);
+  if (transfer_.atBottomExit(s)) {
+    boundary(s);
     return;
   }
   const size_t before = slots_.size(), endsBefore = r_.ends.size();
   const uint64_t unknownsBefore = r_.unknownAnswers;
-  for (ir::EdgeId id : loc.out) {
-    step(s, id);
+  for (ir::EdgeId id : p_.locs[s.top().pc].out) {
+    transfer_.step(s, Mover{}, id, *this);
     if (stop_) return;
   }
   // Blocked (every guard infeasible, e.g. a failed `assume`): the path ends here.

@@ -1,17 +1,17 @@
 // A symbolic configuration: a symbolic store (globals and the call stack of an open system's one
 // thread) and the location of every thread. Closed systems keep their process locations here;
-// the SymState's frames are used for the stepping thread only.
+// the SymState's frames are used for the stepping thread only (transfer.h, Mover).
 #pragma once
 
 #include <vector>
 
 #include "mc/symbolic/sym_state.h"
 
-namespace tandem::abstraction {
+namespace tandem::symbolic {
 
 struct SymConfig {
-  symbolic::SymState st;
+  SymState st;
   std::vector<ir::LocId> pcs;  // per thread
 };
 
-}  // namespace tandem::abstraction
+}  // namespace tandem::symbolic

@@ -1,0 +1,332 @@
+#include "mc/symbolic/fragments.h"
+
+#include <set>
+
+namespace tandem::symbolic {
+
+namespace {
+
+// Variables whose address the code of `cfa` (or any code, for globals) takes.
+void collectAddressTaken(ExprRef e, std::set<ir::VarId>& out) {
+  if (e->op == Op::AddrOf && e->kid(0)->op == Op::Var) out.insert(e->kid(0)->payload);
+  for (ExprRef k : e->kids) collectAddressTaken(k, out);
+}
+
+void collectEdge(const ir::Edge& e, std::set<ir::VarId>& out) {
+  for (ExprRef x : {e.guard, e.cond, e.result})
+    if (x) collectAddressTaken(x, out);
+  for (const auto& a : e.assigns) {
+    collectAddressTaken(a.lhs, out);
+    if (a.rhs) collectAddressTaken(a.rhs, out);
+  }
+  for (ExprRef x : e.args) collectAddressTaken(x, out);
+}
+
+}  // namespace
+
+FragmentBuilder::FragmentBuilder(const ir::Program& p, const SymEvaluator& sev,
+                                 std::vector<bool> cutpoints,
+                                 std::array<bool, ir::kErrorKinds> tracked, uint32_t classIndex)
+    : p_(p), sev_(sev), transfer_(sev, tracked), cut_(std::move(cutpoints)), class_(classIndex) {
+  for (ir::CfaId c : p.processes)
+    for (uint32_t i = 0; i < p.cfas[c].instances; ++i) threadCfa_.push_back(c);
+  if (p.rules != ir::kNone) threadCfa_.push_back(p.rules);
+}
+
+bool FragmentBuilder::isCutpoint(const std::vector<ir::LocId>& pcs) const {
+  if (!p_.isClosed()) {
+    // A callee's exit is passed through: the fragment goes on to the caller's return site (a
+    // cutpoint), so the returned value reaches the caller's predicates exactly instead of
+    // through a hidden result variable no predicate can name.
+    const ir::Location& top = p_.locs[pcs.back()];
+    return cut_[pcs.back()] && !top.atomic && !(pcs.size() > 1 && top.isExit);
+  }
+  for (ir::LocId l : pcs)
+    if (!cut_[l] || p_.locs[l].atomic) return false;
+  return true;
+}
+
+SymValue FragmentBuilder::freshValue(TypeRef t, const std::string& name) const {
+  if (t->isFixedArray() && !(t->elem->isIntegral() || t->elem->kind == TypeKind::Bool ||
+                             t->elem->kind == TypeKind::Enum)) {
+    std::vector<SymValue> xs;
+    for (int64_t i = 0; i < t->length; ++i)
+      xs.push_back(freshValue(t->elem, name + "[" + std::to_string(i) + "]"));
+    return SymValue::array(std::move(xs));
+  }
+  ExprRef symbol = nullptr;
+  return sev_.freshInput(t, name, symbol);  // scalars, arrays of scalars (symbolic length)
+}
+
+std::vector<SymValue> FragmentBuilder::refCandidates(TypeRef refType,
+                                                     const std::vector<ir::LocId>& pcs,
+                                                     size_t depth) const {
+  std::vector<SymValue> out{SymValue::nullRef()};
+  std::set<ir::VarId> globalsTaken;
+  // Frame `depth` may point at variables of its own frame and of its callers' frames.
+  for (size_t d = 0; d <= depth && d < pcs.size(); ++d) {
+    const ir::CfaId cfa = p_.locs[pcs[d]].cfa;
+    std::set<ir::VarId> taken;
+    for (ir::LocId l : p_.cfas[cfa].locs)
+      for (ir::EdgeId e : p_.locs[l].out) collectEdge(p_.edges[e], taken);
+    for (ir::VarId v : taken) {
+      const ir::Variable& var = p_.vars[v];
+      if (var.type != refType->elem) continue;
+      if (var.scope == ir::VarScope::Global)
+        globalsTaken.insert(v);
+      else if (var.scope == ir::VarScope::Local && var.owner == cfa)
+        out.push_back(SymValue::ref(SymAddress{
+            exec::AddressBase::Local, static_cast<uint32_t>(d), exec::kNoObject, var.slot, {}}));
+    }
+  }
+  for (ir::VarId v : globalsTaken)
+    out.push_back(SymValue::ref(
+        SymAddress{exec::AddressBase::Global, 0, exec::kNoObject, p_.vars[v].slot, {}}));
+  return out;
+}
+
+std::vector<SymConfig> FragmentBuilder::prestates(const std::vector<ir::LocId>& pcs) const {
+  SymConfig base;
+  base.pcs = pcs;
+  for (ir::VarId id : p_.globals) {
+    const ir::Variable& v = p_.vars[id];
+    if (v.slot >= base.st.globals.size()) base.st.globals.resize(v.slot + 1);
+    if (v.type->kind == TypeKind::Ref) throw NotImplemented("fabricating global references");
+    base.st.globals[v.slot] = freshValue(v.type, v.name);
+  }
+  if (class_ != ir::kNone) base.st.heap.push_back(freshObject(base.st.pathCond));
+  std::vector<SymConfig> out{base};
+  if (p_.isClosed()) {
+    for (ir::CfaId c : threadCfa_)
+      if (!p_.cfas[c].processLocals.empty() || !p_.cfas[c].locals.empty())
+        throw NotImplemented("fabricating process-local variables");
+    return out;
+  }
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::vector<SymValue>>> refs;
+  for (size_t depth = 0; depth < pcs.size(); ++depth) {
+    const ir::CfaId cfa = p_.locs[pcs[depth]].cfa;
+    ir::EdgeId callEdge = ir::kNone;
+    if (depth > 0) {  // the caller waits at its call site
+      callEdge = transfer_.callEdgeAt(pcs[depth - 1], cfa);
+      if (callEdge == ir::kNone) throw NotImplemented("a call stack without its call edge");
+    }
+    if (p_.cfas[cfa].usesOld) throw NotImplemented("fabricating states of code that uses old()");
+    const bool ofClass = class_ != ir::kNone && p_.cfas[cfa].classIndex == class_;
+    SymFrame f = transfer_.makeFrame(cfa, ofClass ? 0 : exec::kNoObject, callEdge);
+    f.pc = pcs[depth];
+    for (ir::VarId id : p_.cfas[cfa].locals) {
+      const ir::Variable& v = p_.vars[id];
+      if (v.type->kind == TypeKind::Class)
+        throw NotImplemented("fabricating local variables that hold objects");
+      if (v.type->kind == TypeKind::Ref) {
+        refs.push_back({{static_cast<uint32_t>(depth), v.slot}, refCandidates(v.type, pcs, depth)});
+        f.locals[v.slot] = SymValue::nullRef();
+      } else {
+        f.locals[v.slot] = freshValue(v.type, v.name);
+        if (f.locals[v.slot].isSymbolicArray())
+          out[0].st.pathCond.push_back(nonNegative(f.locals[v.slot].length));
+      }
+    }
+    out[0].st.frames.push_back(std::move(f));
+  }
+  for (const auto& [where, cands] : refs) {
+    std::vector<SymConfig> next;
+    for (const SymConfig& c : out)
+      for (const SymValue& r : cands) {
+        SymConfig d = c;
+        d.st.frames[where.first].locals[where.second] = r;
+        next.push_back(std::move(d));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+ExprRef FragmentBuilder::nonNegative(ExprRef length) const {
+  ExprManager& em = *p_.exprs;
+  return em.mk(Op::Ge, em.types().boolType(), {length, em.intConst(BigInt(0))});
+}
+
+SymObject FragmentBuilder::freshObject(std::vector<ExprRef>& facts) const {
+  const ir::ClassInfo& cls = p_.classes[class_];
+  SymObject obj{class_, {}};
+  for (ir::VarId id : cls.fields) {
+    const ir::Variable& v = p_.vars[id];
+    if (v.slot >= obj.fields.size()) obj.fields.resize(v.slot + 1);
+    if (v.type->kind == TypeKind::Ref || v.type->kind == TypeKind::Class)
+      throw NotImplemented("fabricating objects whose fields are references or objects");
+    obj.fields[v.slot] = freshValue(v.type, cls.name + "." + v.name);
+    if (obj.fields[v.slot].isSymbolicArray())
+      facts.push_back(nonNegative(obj.fields[v.slot].length));
+  }
+  return obj;
+}
+
+// The transfer relation's policy for the fragments out of one configuration (of `pcs`, thread
+// `thread` moving): no solver (a path ends only where its condition is constant false), errors
+// become Error ends, inputs are fresh symbols, the evaluator's limits are assumed (execution
+// cannot go past them, and a fabricated state must be one it can run).
+class FragmentBuilder::Policy final : public TransferPolicy {
+ public:
+  Policy(const FragmentBuilder& b, const std::vector<ir::LocId>& pcs, size_t thread,
+         std::vector<SymConfig>& next, std::vector<FragmentEnd>& ends)
+      : b_(b), p_(b.p_), pcs_(pcs), thread_(thread), next_(next), ends_(ends) {}
+
+  bool feasible(SymState&) override { return true; }
+
+  void fail(const SymState& s, ExprRef bad, const exec::ExecError& error, ir::EdgeId id) override {
+    FragmentEnd e = end(FragmentEnd::Kind::Error, config(s));
+    e.pathCond.push_back(bad);
+    if (id != ir::kNone) e.edges.push_back(id);
+    e.error = error;
+    ends_.push_back(std::move(e));
+  }
+
+  SymValue input(SymState& s, InputKind kind, TypeRef t, const std::string& name) override {
+    if (kind != InputKind::MethodArg) return b_.freshValue(t, name);
+    if (t->kind == TypeKind::Ref || t->kind == TypeKind::Class)
+      throw NotImplemented("method parameters that are references or objects");
+    SymValue v = b_.freshValue(t, name);
+    if (v.isSymbolicArray()) s.pathCond.push_back(b_.nonNegative(v.length));
+    return v;
+  }
+
+  void successor(SymState&& s, ir::EdgeId) override { next_.push_back(config(std::move(s))); }
+
+  void returned(const SymState& s, ir::EdgeId id) override {
+    if (p_.isClosed()) throw NotImplemented("fabrication across returns in processes");
+    if (b_.class_ != ir::kNone && s.frames.back().self != exec::kNoObject) {
+      callMethods(s, id);
+      return;
+    }
+    FragmentEnd e = end(FragmentEnd::Kind::Terminated, config(s));
+    e.edges.push_back(id);
+    ends_.push_back(std::move(e));
+  }
+
+  void calling(const SymState& s, const ir::Cfa& callee) override {
+    if (p_.isClosed() || callee.kind != ir::CfaKind::Proc)
+      throw NotImplemented("fabrication across calls in processes, of methods or constructors");
+    if (s.frames.size() >= kMaxStack)
+      throw NotImplemented("fabrication with call stacks deeper than " + std::to_string(kMaxStack) +
+                           " (recursion)");
+    if (callee.usesOld) throw NotImplemented("fabrication of code that uses old()");
+  }
+
+  void limit(SymState& s, ExprRef within) override { s.pathCond.push_back(within); }
+
+  // A fragment's end; its condition and edges are the path's, not the post-state's.
+  static FragmentEnd end(FragmentEnd::Kind kind, SymConfig c) {
+    FragmentEnd e;
+    e.kind = kind;
+    e.pathCond = std::move(c.st.pathCond);
+    e.edges = std::move(c.st.path);
+    c.st.pathCond.clear();
+    c.st.path.clear();
+    e.post = std::move(c);
+    return e;
+  }
+
+ private:
+  // `s` with every thread's location: open systems, its call stack; closed systems, the moving
+  // thread's from its frame.
+  SymConfig config(SymState s) const {
+    SymConfig c{std::move(s), {}};
+    if (p_.isClosed()) {
+      c.pcs = pcs_;
+      if (!c.st.frames.empty()) c.pcs[thread_] = c.st.top().pc;
+    } else {
+      for (const SymFrame& f : c.st.frames) c.pcs.push_back(f.pc);
+    }
+    return c;
+  }
+
+  // Class analysis: init or a method returned; the object gets a call of every method.
+  void callMethods(const SymState& s, ir::EdgeId ret) {
+    const exec::ObjectId self = s.frames.back().self;
+    for (ir::CfaId m : p_.classes[b_.class_].methods) {
+      if (p_.cfas[m].usesOld) throw NotImplemented("fabrication of code that uses old()");
+      SymState n = s;
+      if (!b_.transfer_.callMethod(n, m, self, ret, *this)) continue;
+      n.path.push_back(ret);
+      next_.push_back(config(std::move(n)));
+    }
+  }
+
+  const FragmentBuilder& b_;
+  const ir::Program& p_;
+  const std::vector<ir::LocId>& pcs_;
+  size_t thread_;
+  std::vector<SymConfig>& next_;
+  std::vector<FragmentEnd>& ends_;
+};
+
+SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond) const {
+  if (p_.isClosed())
+    for (ir::CfaId t : threadCfa_)
+      if (!p_.cfas[t].processLocals.empty() || !p_.cfas[t].locals.empty())
+        throw NotImplemented("fabricating process-local variables");
+  SymConfig c;
+  // The initial condition assumes the initialisers succeed: their errors are not fragments'.
+  std::vector<SymConfig> none;
+  std::vector<FragmentEnd> ignored;
+  Policy policy(*this, c.pcs, 0, none, ignored);
+  const bool ok = transfer_.enter(c.st, p_.isClosed() ? ir::kNone : entry, policy);
+  if (p_.isClosed()) {
+    for (ir::CfaId t : threadCfa_) c.pcs.push_back(p_.cfas[t].entry);
+  } else {
+    for (const SymFrame& f : c.st.frames) c.pcs.push_back(f.pc);
+  }
+  initCond.insert(initCond.end(), c.st.pathCond.begin(), c.st.pathCond.end());
+  c.st.pathCond.clear();
+  if (!ok) initCond.push_back(p_.exprs->falseExpr());
+  return c;
+}
+
+SymState FragmentBuilder::threadState(const SymConfig& c, size_t t) const {
+  SymState s = c.st;
+  if (p_.isClosed()) {  // processes have no frame variables here (prestates refuses them)
+    SymFrame f = transfer_.makeFrame(threadCfa_[t], exec::kNoObject, ir::kNone);
+    f.pc = c.pcs[t];
+    s.frames.assign(1, std::move(f));
+  }
+  return s;
+}
+
+std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const {
+  std::vector<FragmentEnd> ends;
+  constexpr size_t kMaxBranches = 100000;
+  size_t made = 0;
+  const bool closed = p_.isClosed();
+  const size_t threads = closed ? pre.pcs.size() : 1;
+  // The prestate's facts stay with it: a fragment's condition and edges are its path's.
+  SymConfig start = pre;
+  start.st.pathCond.clear();
+  start.st.path.clear();
+  for (size_t t = 0; t < threads; ++t) {
+    std::vector<SymConfig> work{start};
+    bool first = true;
+    while (!work.empty()) {
+      SymConfig b = std::move(work.back());
+      work.pop_back();
+      if (!first && isCutpoint(b.pcs)) {
+        ends.push_back(Policy::end(FragmentEnd::Kind::Cutpoint, std::move(b)));
+        continue;
+      }
+      std::vector<SymConfig> next;
+      Policy policy(*this, b.pcs, t, next, ends);
+      const Mover mover{static_cast<exec::ThreadId>(t),
+                        closed ? std::span<const ir::LocId>(b.pcs) : std::span<const ir::LocId>()};
+      for (ir::EdgeId id : p_.locs[closed ? b.pcs[t] : b.pcs.back()].out)
+        transfer_.step(threadState(b, t), mover, id, policy);
+      first = false;
+      made += next.size();
+      if (made > kMaxBranches)
+        throw NotImplemented("fragments with more than 100000 paths between cutpoints");
+      for (SymConfig& n : next) work.push_back(std::move(n));
+    }
+  }
+  return ends;
+}
+
+}  // namespace tandem::symbolic

@@ -1,0 +1,76 @@
+// The loop-free fragments of abstraction fabrication (Yorsh, Ball, Sagiv, ISSTA'06, Sect. 3.2):
+// from a symbolic state at a cutpoint, every path of edges up to the next cutpoints, executed by
+// the symbolic transfer relation (transfer.h). A fragment end carries its path condition and
+// post-state (whose strongest postcondition the invariance check compares with the abstract
+// states there), or an error that the path reaches. No solver is called here: infeasible paths
+// are simply unsatisfiable. `prove` (fabricate/prover.h) and `export-chc` (chc/horn_export.h)
+// use the same fragments.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "mc/exec/result.h"
+#include "mc/symbolic/sym_config.h"
+#include "mc/symbolic/transfer.h"
+
+namespace tandem::symbolic {
+
+struct FragmentEnd {
+  enum class Kind : uint8_t { Cutpoint, Terminated, Error };
+  Kind kind = Kind::Cutpoint;
+  SymConfig post;                        // Cutpoint, Terminated: the state reached
+  std::vector<ExprRef> pathCond;         // conjuncts
+  std::vector<ir::EdgeId> edges;         // the path
+  std::optional<exec::ExecError> error;  // Error: what fails on the last edge
+};
+
+class FragmentBuilder {
+ public:
+  FragmentBuilder(const ir::Program& p, const SymEvaluator& sev, std::vector<bool> cutpoints,
+                  std::array<bool, ir::kErrorKinds> tracked, uint32_t classIndex = ir::kNone);
+
+  // A symbolic configuration at `pcs` (one location per thread, or the call stack of an open
+  // system) whose scalar variables and arrays (of symbolic length) are fresh symbols. References
+  // take each value they can have (null or the address of a variable whose address the code
+  // takes), one configuration per combination. Class analysis: the object under test (object 0,
+  // `this` of the class's frames) has fresh fields. Conditions every state satisfies (array
+  // lengths are not negative) are in the configuration's path condition. Throws NotImplemented
+  // for state shapes the fabrication does not handle yet (references between objects,
+  // process-local variables).
+  std::vector<SymConfig> prestates(const std::vector<ir::LocId>& pcs) const;
+  // The symbolic initial configuration: inputs (entry parameters, uninitialised globals) are
+  // fresh symbols; `init` conditions and the initialisers' checks go into `initCond` (an
+  // initialiser that cannot succeed makes it false).
+  SymConfig initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond) const;
+  // Class analysis: a fragment that reaches the return of init or of a method goes on with a call
+  // of every method, with fresh symbols as arguments (so that the invariance check quantifies
+  // over them).
+  std::vector<FragmentEnd> fragments(const SymConfig& pre) const;
+  bool isCutpoint(const std::vector<ir::LocId>& pcs) const;
+
+ private:
+  class Policy;  // the transfer relation's policy for fragments
+  // The state in which thread `t` of `c` takes its step: open systems, the call stack; closed
+  // systems, a frame of its process at its location.
+  SymState threadState(const SymConfig& c, size_t t) const;
+  SymValue freshValue(TypeRef t, const std::string& name) const;
+  // Values a reference of frame `depth` can have: null, or the address of a variable whose
+  // address the code of that frame or of a caller takes.
+  std::vector<SymValue> refCandidates(TypeRef refType, const std::vector<ir::LocId>& pcs,
+                                      size_t depth) const;
+  ExprRef nonNegative(ExprRef length) const;  // length >= 0
+  // Class analysis: fresh values for the fields of object `self` of the class under test.
+  SymObject freshObject(std::vector<ExprRef>& facts) const;
+  static constexpr size_t kMaxStack = 16;
+
+  const ir::Program& p_;
+  const SymEvaluator& sev_;
+  Transfer transfer_;
+  std::vector<bool> cut_;
+  std::vector<ir::CfaId> threadCfa_;  // closed systems: the CFA of each thread
+  uint32_t class_;                    // class analysis: the class under test (else kNone)
+};
+
+}  // namespace tandem::symbolic
