@@ -156,8 +156,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   rep.stats["states"] = res.states;
   rep.stats["transitions"] = res.transitions;
   rep.stats["depth"] = res.maxDepth;
-  rep.stats["time_s"] = res.seconds;
-  rep.stats["peak_rss_mb"] = res.peakRssMb;
+  addRunStats(rep.stats, rb.budget);
   rep.stats["states_per_s"] =
       res.seconds > 0 ? static_cast<uint64_t>(res.states / res.seconds) : res.states;
   rep.stats["store_bytes_per_state"] =

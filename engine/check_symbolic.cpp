@@ -100,7 +100,6 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
   rep.stats["depth"] = res.maxDepth;
   rep.stats["solver_queries"] = res.solverQueries;
   addRunStats(rep.stats, run->rb.budget);
-  rep.stats["time_s"] = res.seconds;
   addSolvingStats(rep.stats, res);
   if (cls != ir::kNone) {
     rep.stats["calls"] = res.maxCalls;

@@ -293,7 +293,6 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   rep.stats["invariance_checks"] = s.invarianceChecks;
   rep.stats["unknown_answers"] = s.unknownAnswers;
   addRunStats(rep.stats, rb.budget);
-  rep.stats["time_s"] = s.seconds;
   rep.extra["engine"] = engineName(r.engine);
   rep.extra["cutpoints"] = r.cutpoints == ir::CutpointMode::All ? "all" : "loops";
   if (!r.dot.empty()) writeDot(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));

@@ -109,7 +109,6 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   rep.stats["states"] = res.states;
   rep.stats["solver_queries"] = res.solverQueries;
   addRunStats(rep.stats, run->rb.budget);
-  rep.stats["time_s"] = res.seconds;
   addSolvingStats(rep.stats, res);
   rep.extra["tests"] = tests;
   rep.extra["covered_labels"] = covered;

@@ -146,11 +146,7 @@ void Explorer::expand(const search::FrontierEntry& e) {
 bool Explorer::cut(const search::FrontierEntry& e) {
   // A state at the depth bound whose path ends there anyway is a complete path, not a cut.
   std::unique_ptr<SymState> s = std::move(slots_[e.id]);
-  const ir::Location& loc = p_.locs[s->top().pc];
-  bool onlyReturns = true;
-  for (ir::EdgeId id : loc.out)
-    onlyReturns = onlyReturns && p_.edges[id].kind == ir::EdgeKind::Return;
-  if (s->frames.size() == 1 && onlyReturns) {
+  if (transfer_.atBottomExit(*s)) {
     ++r_.states;
     expand(*s);
     return false;

@@ -42,7 +42,69 @@ CommandList listCommands(const std::string& tandem, std::chrono::milliseconds ti
   for (std::string_view line : split(r.out, '\n')) {
     if (!trim(line).empty()) list.names.emplace(trim(line));
   }
+  ProcessResult opts = runProcess(tandem, {"--list-options"}, timeout);
+  if (opts.spawnError.empty() && opts.exitStatus == 0) {
+    for (std::string_view line : split(opts.out, '\n')) {
+      std::vector<std::string_view> words = split(trim(line), ' ');
+      if (words.size() != 2 || !words[0].starts_with("--")) continue;
+      std::set<std::string>& cmds = list.options[std::string(words[0])];
+      for (std::string_view c : split(words[1], ',')) cmds.emplace(c);
+    }
+  }
   return list;
+}
+
+namespace {
+
+// "--name=value" -> "--name"; other words as they are.
+std::string optionName(const std::string& word) { return word.substr(0, word.find('=')); }
+
+// Option groups of an argument list: an option and the words after it that are not options.
+std::vector<std::vector<std::string>> optionGroups(const std::vector<std::string>& args) {
+  std::vector<std::vector<std::string>> groups;
+  for (const std::string& a : args) {
+    if (a.starts_with("-") || groups.empty())
+      groups.push_back({a});
+    else
+      groups.back().push_back(a);
+  }
+  return groups;
+}
+
+bool applies(const CommandList& caps, const std::string& option, const std::string& command) {
+  if (caps.options.empty()) return true;
+  auto it = caps.options.find(option);
+  return it != caps.options.end() && it->second.count(command);
+}
+
+}  // namespace
+
+std::optional<std::string> skipForOptions(const RunLine& run, const CommandList& caps) {
+  if (caps.options.empty()) return std::nullopt;
+  for (const std::string& a : run.args) {
+    if (!a.starts_with("--") || a == "--") continue;
+    const std::string name = optionName(a);
+    if (!caps.options.count(name) && name != "--help" && name != "--version" &&
+        name != "--list-commands" && name != "--list-options")
+      return "option '" + name + "' not listed by tandem --list-options";
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> argumentsFor(const RunLine& run, const RunnerConfig& config,
+                                      const CommandList& caps) {
+  std::vector<std::string> args = run.args;
+  const std::string command = run.commandWord();
+  std::set<std::string> own;
+  for (const std::string& a : run.args)
+    if (a.starts_with("--")) own.insert(optionName(a));
+  for (const auto& group : optionGroups(config.extraArgs))
+    if (applies(caps, optionName(group[0]), command))
+      args.insert(args.end(), group.begin(), group.end());
+  for (const auto& group : optionGroups(config.defaultArgs))
+    if (!own.count(optionName(group[0])) && applies(caps, optionName(group[0]), command))
+      args.insert(args.end(), group.begin(), group.end());
+  return args;
 }
 
 bool isSpecCommand(const std::string& word) {
@@ -124,19 +186,26 @@ RunResult evaluate(const RunLine& run, const ProcessResult& proc) {
 
 RunResult checkRun(const RunLine& run, const RunnerConfig& config,
                    const std::set<std::string>& commands) {
+  CommandList caps;
+  caps.names = commands;
+  return checkRun(run, config, caps);
+}
+
+RunResult checkRun(const RunLine& run, const RunnerConfig& config, const CommandList& caps) {
   if (!run.errors.empty()) {
     RunResult r;
     r.problems = run.errors;
     return r;
   }
-  if (auto why = skipBeforeRun(run, commands)) {
+  std::optional<std::string> why = skipBeforeRun(run, caps.names);
+  if (!why) why = skipForOptions(run, caps);
+  if (why) {
     RunResult r;
     r.outcome = Outcome::Skip;
     r.skipReason = *why;
     return r;
   }
-  std::vector<std::string> args = run.args;
-  args.insert(args.end(), config.extraArgs.begin(), config.extraArgs.end());
+  std::vector<std::string> args = argumentsFor(run, config, caps);
   ProcessResult proc = runProcess(config.tandem, args, config.timeout);
   RunResult r = evaluate(run, proc);
   if (!config.forbidStderr.empty() && proc.err.find(config.forbidStderr) != std::string::npos) {

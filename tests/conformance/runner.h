@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -28,8 +29,12 @@ struct RunResult {
 };
 
 struct RunnerConfig {
-  std::string tandem;                  // path of the tandem executable
-  std::vector<std::string> extraArgs;  // appended to every RUN line (`--solver cvc5`)
+  std::string tandem;  // path of the tandem executable
+  // Appended to every RUN line (`--solver cvc5`), option by option: an option that does not
+  // apply to the line's command (tandem --list-options) is left out, as tandem would refuse it.
+  std::vector<std::string> extraArgs;
+  // The same, but only to RUN lines that do not give the option themselves (`--search bfs`).
+  std::vector<std::string> defaultArgs;
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};
   // A RUN line whose standard error contains this fails (e.g. "disagree" under
   // --solver-cross-check); empty: no check.
@@ -38,11 +43,22 @@ struct RunnerConfig {
 
 struct CommandList {
   std::set<std::string> names;
+  // `tandem --list-options`: each option (with its dashes) and the commands it applies to. Empty
+  // when the binary does not list its options: then every option is passed on.
+  std::map<std::string, std::set<std::string>> options;
   std::string warning;  // non-empty: `tandem --list-commands` failed, so the list is empty
 };
 
-// What `tandem --list-commands` prints, one command per line.
+// What `tandem --list-commands` and `tandem --list-options` print.
 CommandList listCommands(const std::string& tandem, std::chrono::milliseconds timeout);
+
+// Why a RUN line is skipped because it uses an option tandem does not list (an option of a
+// feature not built yet, CLI.md).
+std::optional<std::string> skipForOptions(const RunLine& run, const CommandList& caps);
+
+// The arguments a RUN line runs with: its own, then the extra and default arguments that apply.
+std::vector<std::string> argumentsFor(const RunLine& run, const RunnerConfig& config,
+                                      const CommandList& caps);
 
 // The command words of spec/CLI.md.
 bool isSpecCommand(const std::string& word);
@@ -59,6 +75,7 @@ std::optional<std::string> skipAfterRun(const ProcessResult& proc);
 RunResult evaluate(const RunLine& run, const ProcessResult& proc);
 
 // Runs one RUN line and judges it; a RUN line with directive errors fails without running.
+RunResult checkRun(const RunLine& run, const RunnerConfig& config, const CommandList& caps);
 RunResult checkRun(const RunLine& run, const RunnerConfig& config,
                    const std::set<std::string>& commands);
 

@@ -19,11 +19,15 @@ namespace {
 
 constexpr std::string_view kUsage =
     "usage: tandem_conformance_runner --tandem PATH [--filter SUBSTR] [--extra-args \"ARGS\"]\n"
-    "                                 [--timeout SECONDS] [--forbid-stderr TEXT] DIR_OR_FILE...\n"
+    "                                 [--default-args \"ARGS\"] [--timeout SECONDS]\n"
+    "                                 [--forbid-stderr TEXT] DIR_OR_FILE...\n"
     "Runs every RUN line of every *.tdm file under each DIR (or of each FILE). --filter keeps\n"
     "the RUN lines whose 'file:line  tandem args' contains SUBSTR; --extra-args is appended to\n"
-    "every RUN line; --timeout bounds each run (default 120); --forbid-stderr fails a RUN line\n"
-    "whose standard error contains TEXT. Exit 1 if any RUN line failed.\n";
+    "every RUN line whose command takes those options (tandem --list-options); --default-args\n"
+    "likewise, but only where the RUN line does not give the option itself; --timeout bounds\n"
+    "each run (default 120); --forbid-stderr fails a RUN line whose standard error contains\n"
+    "TEXT. RUN lines with options tandem does not list are skipped. Exit 1 if any RUN line\n"
+    "failed.\n";
 
 struct Options {
   RunnerConfig config;
@@ -47,7 +51,7 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     std::string arg = argv[i];
     std::string value;
     bool takesValue = arg == "--tandem" || arg == "--filter" || arg == "--extra-args" ||
-                      arg == "--timeout" || arg == "--forbid-stderr";
+                      arg == "--default-args" || arg == "--timeout" || arg == "--forbid-stderr";
     if (takesValue) {
       if (i + 1 >= argc) return usageError(arg + " needs a value");
       value = argv[++i];
@@ -65,7 +69,13 @@ std::optional<Options> parseOptions(int argc, char** argv) {
       SplitResult split = splitArgs(value);
       if (!split.error.empty()) return usageError("--extra-args: " + split.error);
       o.config.extraArgs = split.words;
-      o.extraText = std::string(trim(value));
+      o.extraText += (o.extraText.empty() ? "" : " ") + std::string(trim(value));
+    } else if (arg == "--default-args") {
+      SplitResult split = splitArgs(value);
+      if (!split.error.empty()) return usageError("--default-args: " + split.error);
+      o.config.defaultArgs = split.words;
+      o.extraText +=
+          (o.extraText.empty() ? "" : " ") + std::string("[") + std::string(trim(value)) + "]";
     } else if (arg == "--timeout") {
       double seconds = 0;
       auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
@@ -135,7 +145,7 @@ int runAll(const Options& o) {
       std::string command = run.text;
       if (!o.extraText.empty()) command += " " + o.extraText;
       if ((where + "  " + command).find(o.filter) == std::string::npos) continue;
-      report(where, command, checkRun(run, o.config, commands.names), tally);
+      report(where, command, checkRun(run, o.config, commands), tally);
     }
   }
 
