@@ -53,6 +53,7 @@ void ClauseWriter::declare(const std::string& pred, const std::vector<TypeRef>& 
   }
   declarations_.push_back(commentLine(comment) + "(declare-fun " + pred + " (" + sorts +
                           ") Bool)\n");
+  bytes_ += declarations_.back().size();
 }
 
 std::vector<ExprRef> ClauseWriter::variables(const Atom& a, std::vector<ExprRef>& constraint) {
@@ -129,6 +130,7 @@ bool ClauseWriter::clause(const std::string& comment, const std::optional<Atom>&
       out += (i ? " (" : "(") + t.constants[i].first + " " + t.constants[i].second + ")";
     out += ")\n    " + implication + "))\n";
   }
+  bytes_ += out.size();
   clauses_.push_back(std::move(out));
   return true;
 }

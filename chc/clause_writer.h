@@ -33,6 +33,8 @@ class ClauseWriter {
               std::vector<ExprRef> constraint, const std::optional<Atom>& head);
 
   size_t clauses() const { return clauses_.size(); }
+  // The text held so far, in bytes (what script() will copy).
+  size_t bytes() const { return bytes_; }
   // (set-logic HORN), the declarations, the clauses, (check-sat).
   std::string script(const std::string& header) const;
 
@@ -43,6 +45,7 @@ class ClauseWriter {
   ExprManager& em_;
   smt::SmtLibTranslator translator_;
   std::vector<std::string> declarations_, clauses_;
+  size_t bytes_ = 0;
 };
 
 }  // namespace tandem::chc

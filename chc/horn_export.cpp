@@ -73,7 +73,11 @@ class Exporter {
 bool Exporter::outOfBudget() {
   if (!out_.incomplete.empty()) return true;
   search::Budget* b = o_.budget;
-  if (!b || (!b->poll() && !b->statesExhausted())) return false;
+  if (!b) return false;
+  bool stop = b->poll() || b->statesExhausted();
+  // The finished script is the text again, and the report copies it twice more: keep room.
+  if (!stop && b->limits().memoryLimitMb) stop = b->wouldExceedMemory(3 * w_.bytes());
+  if (!stop) return false;
   if (!b->stopped()) b->stop(search::StopKind::States);
   out_.incomplete = b->stopped()->reason;
   return true;

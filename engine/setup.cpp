@@ -12,13 +12,8 @@ namespace tandem::engine {
 smt::QueryStop queryStop(const search::Budget& b) {
   smt::QueryStop stop;
   stop.deadline = b.deadline();
-  const std::atomic<bool>* interrupt = b.interruptFlag();
-  const std::optional<uint64_t> memory = b.limits().memoryLimitMb;
-  if (interrupt || memory)
-    stop.stopNow = [interrupt, memory] {
-      if (interrupt && interrupt->load(std::memory_order_relaxed)) return true;
-      return memory && search::currentRssMb() >= *memory;
-    };
+  if (b.interruptFlag() || b.limits().memoryLimitMb)
+    stop.stopNow = [&b] { return b.stopFromWatchdog(); };
   return stop;
 }
 

@@ -67,8 +67,19 @@ bool Budget::interruptedOrLate() const {
   return deadline_ && Clock::now() >= *deadline_;
 }
 
+bool Budget::stopFromWatchdog() const {
+  if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return true;
+  if (!limits_.memoryLimitMb || currentRssMb() < *limits_.memoryLimitMb) return false;
+  memoryFromWatchdog_.store(true, std::memory_order_relaxed);
+  return true;
+}
+
 bool Budget::poll() {
   if (stop_) return true;
+  if (memoryFromWatchdog_.load(std::memory_order_relaxed)) {
+    stop(StopKind::Memory);
+    return true;
+  }
   if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) {
     stop(StopKind::Interrupted);
     return true;
@@ -79,6 +90,10 @@ bool Budget::poll() {
 
 bool Budget::pollNow() {
   if (stop_) return true;
+  if (memoryFromWatchdog_.load(std::memory_order_relaxed)) {
+    stop(StopKind::Memory);
+    return true;
+  }
   if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) {
     stop(StopKind::Interrupted);
     return true;

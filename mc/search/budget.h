@@ -58,6 +58,10 @@ class Budget {
   // The interrupt flag or the deadline alone; safe to call from another thread (a solver's
   // watchdog) while the engine runs.
   bool interruptedOrLate() const;
+  // For a solver's watchdog thread, while a query runs: the interrupt flag or the memory limit
+  // (read from /proc). A memory stop found there is noted (thread-safe) and becomes this
+  // budget's stop at its next poll, so the run names the limit, not the solver's unknown.
+  bool stopFromWatchdog() const;
 
   // --max-states: the engine charges each state it counts; true once the bound is reached.
   bool chargeState(uint64_t n = 1);
@@ -88,6 +92,7 @@ class Budget {
   uint32_t calls_ = 0;
   uint64_t states_ = 0;
   std::optional<Stop> stop_;
+  mutable std::atomic<bool> memoryFromWatchdog_{false};
 };
 
 }  // namespace tandem::search

@@ -16,7 +16,12 @@ DriveResult drive(Searcher& searcher, Budget& budget, Progress& progress, Search
       r.end = DriveEnd::Stopped;
       return r;
     }
-    if (searcher.empty() && (!visitor.refill() || searcher.empty())) return r;
+    if (searcher.empty() && (!visitor.refill() || searcher.empty())) {
+      // A bound may have cut the last expansions short (a solver query it interrupted answers
+      // unknown, which ends a path): then the search did not run out, it was stopped.
+      if (budget.pollNow()) r.end = DriveEnd::Stopped;
+      return r;
+    }
     progress.tick([&] { return visitor.progress(); });
     const FrontierEntry e = searcher.next();
     r.maxDepth = std::max<uint64_t>(r.maxDepth, e.depth);

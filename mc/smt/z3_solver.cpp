@@ -50,7 +50,13 @@ class Z3Solver final : public Solver {
   explicit Z3Solver(TermNaming naming)
       : ctx_(std::make_unique<z3::context>()),
         tr_(std::make_unique<Z3Translator>(*ctx_, std::move(naming))),
-        solver_(std::make_unique<z3::solver>(*ctx_)) {}
+        solver_(std::make_unique<z3::solver>(*ctx_)) {
+    // Z3 replaces the process's SIGINT handler while a check runs (and cancels the check
+    // itself): Tandem's own handler must see Ctrl-C, so that the run stops with its report.
+    z3::params p(*ctx_);
+    p.set("ctrl_c", false);
+    solver_->set(p);
+  }
 
   std::string name() const override { return "z3"; }
   Capabilities capabilities() const override {

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Every bound and signal ends every command with its whole report (issue: engine core).
+
+Each command runs on a model of tests/bounds/ that would run for ever, once with each of
+--timeout 2, --memory-limit 50, --max-states N, --max-depth N, and once interrupted by SIGINT
+(and once by SIGTERM) after 2 s. Every run must
+  - end within 3 s after its time bound (2 s for --timeout and the signals; the others end on
+    their own, within a generous limit),
+  - stay under 1.25 x its memory limit (peak RSS of the process, from wait4),
+  - print a complete JSON report with verdict `unknown` and the bound's reason,
+  - exit with status 4,
+and testgen's report holds the tests found so far.
+
+usage: check_bounds.py --tandem PATH [--only SUBSTRING] [-j N]
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def model(name):
+    return os.path.join(HERE, name)
+
+
+# (name, arguments, the stats key the state bound counts, state bound, depth bound)
+COMMANDS = [
+    ("check explicit", ["check", model("forever.tdm")], 20000, 30),
+    ("check symbolic", ["check", model("paths.tdm"), "--entry", "walk"], 300, 40),
+    ("prove", ["prove", model("toggles.tdm")], 5000, 3),
+    ("testgen classic", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "classic"],
+     300, 40),
+    ("testgen mixed", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "mixed"],
+     300, 40),
+    ("testgen exe", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "exe"], 300,
+     40),
+    ("testgen dart", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "dart"], 300,
+     40),
+    ("run", ["run", model("grows.tdm"), "--steps", "100000000"], 1000, 1000),
+    # The clauses go to a file (written, marked incomplete, when a bound stops the export).
+    ("export-chc", ["export-chc", model("many.tdm"), "-o", os.devnull], 200, 3),
+]
+
+TIME_BOUND = 2.0     # --timeout and the signals
+SLACK = 3.0          # the run ends within this many seconds after its time bound
+OWN_LIMIT = 60.0     # runs without a time bound must end on their own within this
+MEMORY_MB = 50
+
+
+def bounds(states, depth):
+    return [
+        ("timeout", ["--timeout", "2"], "timeout (2 s)", TIME_BOUND + SLACK),
+        ("memory", ["--memory-limit", str(MEMORY_MB)], f"memory limit ({MEMORY_MB} MB)",
+         OWN_LIMIT),
+        ("states", ["--max-states", str(states)], f"state bound ({states})", OWN_LIMIT),
+        ("depth", ["--max-depth", str(depth)], f"depth bound ({depth})", OWN_LIMIT),
+        ("SIGINT", [], "interrupted", TIME_BOUND + SLACK),
+        ("SIGTERM", [], "interrupted", TIME_BOUND + SLACK),
+    ]
+
+
+def run_case(tandem, name, args, bound):
+    kind, extra, reason, limit = bound
+    argv = [tandem] + args + extra + ["--json", "--quiet"]
+    problems = []
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        if kind.startswith("SIG"):
+            time.sleep(TIME_BOUND)
+            proc.send_signal(signal.SIGINT if kind == "SIGINT" else signal.SIGTERM)
+        # wait4 gives the child's own peak resident set size.
+        deadline = start + limit + 30
+        status = rusage = None
+        while True:
+            pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                proc.kill()
+                _, status, rusage = os.wait4(proc.pid, 0)
+                problems.append(f"killed after {limit + 30:.0f} s")
+                break
+            time.sleep(0.02)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        elapsed = time.monotonic() - start
+        peak_mb = rusage.ru_maxrss / 1024
+        out.seek(0)
+        err.seek(0)
+        text = out.read().decode("utf-8", "replace")
+        errtext = err.read().decode("utf-8", "replace")
+    if elapsed > limit:
+        problems.append(f"took {elapsed:.1f} s (limit {limit:.0f} s)")
+    # The report's own peak (VmHWM, reset by exec): wait4's figure also counts what the child
+    # shared with this script between fork and exec.
+    try:
+        peak_mb = min(peak_mb, float(json.loads(text)["stats"]["peak_rss_mb"]))
+    except (ValueError, KeyError, TypeError):
+        pass
+    if kind == "memory" and peak_mb > 1.25 * MEMORY_MB:
+        problems.append(f"peak RSS {peak_mb:.0f} MB over 1.25 x {MEMORY_MB} MB")
+    if proc.returncode != 4:
+        problems.append(f"exit status {proc.returncode}, not 4")
+    try:
+        report = json.loads(text)
+    except ValueError as e:
+        report = None
+        problems.append(f"stdout is not a JSON report ({e}): {text[:200]!r}")
+    if report is not None:
+        if report.get("verdict") != "unknown":
+            problems.append(f"verdict {report.get('verdict')!r}, not 'unknown'")
+        if not str(report.get("reason", "")).startswith(reason):
+            problems.append(f"reason {report.get('reason')!r} does not start with {reason!r}")
+        for key in ("tool", "schema_version", "command", "file", "stats"):
+            if key not in report:
+                problems.append(f"no '{key}' in the report")
+        if args[0] == "testgen" and not report.get("tests"):
+            problems.append("testgen's report has no tests (the ones found so far belong there)")
+    if problems and errtext.strip():
+        problems.append("stderr: " + errtext.strip()[-300:])
+    return (name, kind, elapsed, peak_mb, problems)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tandem", required=True)
+    ap.add_argument("--only", default="")
+    ap.add_argument("-j", type=int, default=2)
+    a = ap.parse_args()
+    cases = []
+    for name, args, states, depth in COMMANDS:
+        for b in bounds(states, depth):
+            if a.only in f"{name} {b[0]}":
+                cases.append((name, args, b))
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
+        futures = [pool.submit(run_case, a.tandem, n, args, b) for n, args, b in cases]
+        for f in futures:
+            name, kind, elapsed, peak, problems = f.result()
+            status = "FAIL" if problems else "ok  "
+            print(f"{status} {name:17} {kind:8} {elapsed:5.1f} s {peak:6.0f} MB", flush=True)
+            for p in problems:
+                print(f"     {p}")
+            failed += bool(problems)
+    print(f"{len(cases) - failed} of {len(cases)} runs ended as they should")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
