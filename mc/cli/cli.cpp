@@ -8,10 +8,10 @@
 
 #include "engine/api.h"
 #include "engine/load.h"
+#include "engine/report_text.h"
 #include "mc/cli/options.h"
 #include "mc/cli/requests.h"
 #include "mc/cli/signals.h"
-#include "mc/cli/text_report.h"
 #include "mc/symbolic/sym_state.h"
 
 namespace tandem::cli {
@@ -49,7 +49,7 @@ class JsonSteps final : public engine::StepObserver {
 class TextSteps final : public engine::StepObserver {
  public:
   explicit TextSteps(std::ostream& out) : out_(out) {}
-  void step(const engine::TraceStep& s) override { printTraceStep(out_, s); }
+  void step(const engine::TraceStep& s) override { engine::printTraceStep(out_, s); }
 
  private:
   std::ostream& out_;
@@ -150,7 +150,7 @@ int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& e
     if (o.json)
       out << rep.toJson().dump(2) << "\n";
     else
-      printText(out, rep, o);
+      engine::printText(out, rep, engine::TextOptions{o.trace, o.stats});
     return engine::exitCode(rep.verdict);
   } catch (const engine::CommandError& e) {
     return fail(e, commandName(o.command), o.file, o.json, out, err);

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "fabricate/prover.h"
-#include "fabricate/triage.h"
 #include "mc/ir/cutpoints.h"
 #include "mc/search/searcher.h"
 #include "mc/smt/solver_factory.h"
@@ -67,7 +66,8 @@ struct Options {
   bool autoPredicates = false, hybrid = false;
   std::string predicatesFile;
   fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
-  fabricate::TriageOptions triage;
+  uint64_t triageMaxStates = 200000, triageMaxDepth = 500, triageMaxCalls = 4;
+  std::optional<double> triageTimeout;  // 30 s
 
   // Symbolic execution.
   std::optional<symbolic::Solving> solving;  // testgen: mixed unless given; check: classic

@@ -83,7 +83,10 @@ engine::ProveRequest proveRequest(const Options& o, const Streams& s) {
   r.engine = o.engine;
   r.checkProof = o.checkProof;
   r.dot = o.dot;
-  r.triage = o.triage;
+  r.triage.maxStates = o.triageMaxStates;
+  r.triage.maxDepth = o.triageMaxDepth;
+  r.triage.maxCalls = o.triageMaxCalls;
+  if (o.triageTimeout) r.triage.timeoutSeconds = *o.triageTimeout;
   return r;
 }
 

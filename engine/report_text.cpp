@@ -1,31 +1,29 @@
-#include "mc/cli/text_report.h"
+#include "engine/report_text.h"
 
 #include <iomanip>
 #include <ostream>
 #include <sstream>
 
-namespace tandem::cli {
+namespace tandem::engine {
 
 namespace {
 
-using engine::Report;
-using engine::Verdict;
 using nlohmann::json;
 
 void verdictLine(std::ostream& os, const Report& r) {
-  os << "verdict: " << engine::verdictName(r.verdict);
+  os << "verdict: " << verdictName(r.verdict);
   if (!r.reason.empty()) os << " (" << r.reason << ")";
   os << "\n";
 }
 
-void errorHead(std::ostream& os, const engine::ErrorInfo& e) {
+void errorHead(std::ostream& os, const ErrorInfo& e) {
   os << "error: " << e.kind << " at " << e.label;
   if (e.line) os << " (line " << e.line << ")";
   if (!e.message.empty()) os << ": " << e.message;
   os << "\n";
 }
 
-void errorTrace(std::ostream& os, const engine::ErrorInfo& e, bool withTrace) {
+void errorTrace(std::ostream& os, const ErrorInfo& e, bool withTrace) {
   if (withTrace)
     for (const auto& s : e.trace) printTraceStep(os, s);
   else
@@ -42,7 +40,7 @@ std::string num(const json& j) {
   return j.is_null() ? "0" : j.dump();
 }
 
-void checkText(std::ostream& os, const Report& r, const Options& o) {
+void checkText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
   const json& st = r.stats;
   if (r.extra.value("engine", "") != "symbolic") {
@@ -72,7 +70,7 @@ void checkText(std::ostream& os, const Report& r, const Options& o) {
      << num(st["solver_queries"]) << " solver queries, " << num(st["time_s"]) << " s\n";
 }
 
-void proveText(std::ostream& os, const Report& r, const Options& o) {
+void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
   const json& st = r.stats;
   if (r.verdict == Verdict::Proved) {
@@ -102,7 +100,7 @@ void proveText(std::ostream& os, const Report& r, const Options& o) {
      << num(st["time_s"]) << " s\n";
 }
 
-void testgenText(std::ostream& os, const Report& r, const Options& o) {
+void testgenText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
   const json& tests = r.extra["tests"];
   for (size_t i = 0; i < tests.size(); ++i)
@@ -146,7 +144,7 @@ void exportText(std::ostream& os, const Report& r) {
 
 }  // namespace
 
-void printTraceStep(std::ostream& os, const engine::TraceStep& s) {
+void printTraceStep(std::ostream& os, const TraceStep& s) {
   os << std::setw(5) << s.step << "  ";
   if (!s.process.empty()) os << s.process << "  ";
   os << s.label << ": " << s.statement;
@@ -159,33 +157,27 @@ void printTraceStep(std::ostream& os, const engine::TraceStep& s) {
   os << '\n';
 }
 
-void printText(std::ostream& os, const Report& r, const Options& o) {
-  switch (o.command) {
-    case Command::Check:
-      checkText(os, r, o);
-      break;
-    case Command::Prove:
-      proveText(os, r, o);
-      break;
-    case Command::Testgen:
-      testgenText(os, r, o);
-      break;
-    case Command::Run:
-      runText(os, r);
-      break;
-    case Command::ExportChc:
-      exportText(os, r);
-      if (o.stats && r.extra.contains("smtlib")) {  // the clauses are on stdout: comments
-        std::istringstream lines(r.stats.dump(2));
-        for (std::string l; std::getline(lines, l);) os << "; " << l << "\n";
-        return;
-      }
-      break;
-    case Command::Ir:
-      os << r.extra["ir"].get<std::string>();
+void printText(std::ostream& os, const Report& r, const TextOptions& o) {
+  if (r.command == "check") {
+    checkText(os, r, o);
+  } else if (r.command == "prove") {
+    proveText(os, r, o);
+  } else if (r.command == "testgen") {
+    testgenText(os, r, o);
+  } else if (r.command == "run") {
+    runText(os, r);
+  } else if (r.command == "export-chc") {
+    exportText(os, r);
+    if (o.stats && r.extra.contains("smtlib")) {  // the clauses are on stdout: comments
+      std::istringstream lines(r.stats.dump(2));
+      for (std::string l; std::getline(lines, l);) os << "; " << l << "\n";
       return;
+    }
+  } else if (r.command == "ir") {
+    os << r.extra["ir"].get<std::string>();
+    return;
   }
   if (o.stats) os << r.stats.dump(2) << "\n";
 }
 
-}  // namespace tandem::cli
+}  // namespace tandem::engine

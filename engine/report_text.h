@@ -1,0 +1,19 @@
+// Reports as text: what each command prints without --json (the JSON form is Report::toJson).
+#pragma once
+
+#include <iosfwd>
+
+#include "engine/report.h"
+
+namespace tandem::engine {
+
+struct TextOptions {
+  bool trace = false;  // the counterexample's steps, not only their number
+  bool stats = false;  // the stats object after the summary
+};
+
+void printText(std::ostream& os, const Report& r, const TextOptions& o);
+// One line per step: `    3  P[0]  T: turn := 1 - pid    {turn = 0}`.
+void printTraceStep(std::ostream& os, const TraceStep& s);
+
+}  // namespace tandem::engine
