@@ -1,0 +1,287 @@
+// The option table, walked (issue: engine core): every (command, option) pair is either honoured
+// or a usage error (exit 2) that names the option. Nothing is accepted and ignored. Where an
+// option has an observable effect on a small model, the effect is checked too.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mc/cli/cli.h"
+#include "mc/cli/option_table.h"
+
+namespace tandem {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string shared(const std::string& name) {
+  return std::string(TANDEM_SHARED_DIR) + "/conformance/" + name;
+}
+
+struct Result {
+  int rc = -1;
+  std::string out, err;
+  json report;
+};
+
+Result tandem(std::vector<std::string> args) {
+  args.insert(args.begin(), "tandem");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::ostringstream o, e;
+  Result r;
+  r.rc = cli::run(static_cast<int>(argv.size()), argv.data(), o, e);
+  r.out = o.str();
+  r.err = e.str();
+  r.report = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  return r;
+}
+
+// Files the walk writes (--dot, -o, --tests-out, --smt-log) and reads (--predicates).
+struct Scratch {
+  Scratch() : dir(fs::temp_directory_path() / ("tandem_option_walk_" + std::to_string(::getpid()))) {
+    fs::create_directories(dir);
+    std::ofstream(path("preds.txt")) << "x1 <= x2\n";
+  }
+  ~Scratch() { fs::remove_all(dir); }
+  std::string path(const std::string& name) const { return (dir / name).string(); }
+  fs::path dir;
+};
+
+// A command line where the option can take effect: the model and the flags it needs.
+std::vector<std::string> context(cli::Command c, const std::string& option) {
+  using C = cli::Command;
+  const std::string foo = shared("foo_null.tdm"), stack = shared("bounded_stack_fixed.tdm");
+  switch (c) {
+    case C::Check:
+      if (option == "class") return {"check", stack};
+      if (option == "max-calls") return {"check", stack, "--class", "BoundedStack"};
+      if (option == "entry") return {"check", foo};
+      if (option == "heuristic" || option == "max-tries")
+        return {"check", foo, "--entry", "foo", "--solving", "mixed"};
+      if (option == "inputs" || option == "solving") return {"check", foo, "--entry", "foo"};
+      return {"check", shared("peterson2.tdm")};
+    case C::Prove:
+      if (option == "class") return {"prove", stack};
+      if (option == "entry") return {"prove", foo, "--cutpoints", "all"};
+      return {"prove", shared("bakery2.tdm")};
+    case C::Testgen:
+      if (option == "entry") return {"testgen", foo};
+      return {"testgen", foo, "--entry", "foo"};
+    case C::Run:
+      if (option == "entry") return {"run", foo, "--args", "2,0"};
+      if (option == "args") return {"run", foo, "--entry", "foo"};
+      if (option == "steps") return {"run", shared("peterson2.tdm")};
+      return {"run", shared("peterson2.tdm"), "--steps", "20"};
+    case C::Ir:
+      return {"ir", shared("peterson2.tdm")};
+    case C::ExportChc:
+      if (option == "entry") return {"export-chc", foo};
+      return {"export-chc", shared("bakery2.tdm")};
+  }
+  return {};
+}
+
+// A value the option accepts in that context.
+std::vector<std::string> value(const cli::OptionSpec& s, cli::Command c, const Scratch& tmp) {
+  using V = cli::ValueKind;
+  const std::map<std::string, std::string> special = {
+      {"entry", "foo"},
+      {"class", "BoundedStack"},
+      {"args", "2,0"},
+      {"check", "assert,invariant"},
+      {"invariant", c == cli::Command::Prove || c == cli::Command::ExportChc ? "x1 >= 0"
+                                                                           : "turn >= 0"},
+      {"dot", tmp.path("graph.dot")},
+      {"output", tmp.path("out.smt2")},
+      {"smt-log", tmp.path("log.smt2")},
+      {"tests-out", tmp.path("tests.json")},
+      {"predicates", tmp.path("preds.txt")},
+      {"natives", TANDEM_TEST_PLUGIN},
+      {"heuristic", "partition"},
+      {"solving", "mixed"},
+      {"search", "bfs"},
+      {"solver", "cvc5"},
+      {"cutpoints", "all"},
+      {"engine", "eager"},
+      {"inputs", "tests"},
+      {"timeout", "100"},
+      {"triage-timeout", "5"},
+      {"memory-limit", "100000"},
+  };
+  if (s.kind == V::Flag) return {};
+  if (auto it = special.find(s.name); it != special.end()) return {it->second};
+  if (s.kind == V::Choice) return {s.choices.front()};
+  return {"3"};
+}
+
+// What the option visibly does, when it does something on these small models.
+using Probe = std::function<void(const Result&)>;
+std::map<std::string, Probe> probes(const Scratch& tmp) {
+  auto exists = [&tmp](const std::string& name) {
+    return [&tmp, name](const Result&) { CHECK(fs::exists(tmp.path(name))); };
+  };
+  return {
+      {"json", [](const Result& r) { CHECK(r.report.is_object()); }},
+      {"stats", [](const Result& r) { CHECK(r.out.find("\"time_s\"") != std::string::npos); }},
+      {"dot", exists("graph.dot")},
+      {"output", exists("out.smt2")},
+      {"smt-log", exists("log.smt2")},
+      {"tests-out", exists("tests.json")},
+      {"max-states",
+       [](const Result& r) {
+         if (r.rc == 4) CHECK(r.out.find("bound") != std::string::npos);
+       }},
+  };
+}
+
+TEST_CASE("option walk: every (command, option) pair is honoured or exit 2 naming the option") {
+  Scratch tmp;
+  const auto effects = probes(tmp);
+  int honoured = 0, refused = 0;
+  for (cli::Command c : cli::allCommands()) {
+    for (const cli::OptionSpec& s : cli::optionTable()) {
+      if (!s.commands) continue;  // --help and friends need no command
+      std::vector<std::string> args = context(c, s.name);
+      args.push_back("--" + s.name);
+      for (const std::string& v : value(s, c, tmp)) args.push_back(v);
+      args.push_back("--quiet");
+      if (s.name == "quiet" || c == cli::Command::Ir) args.pop_back();
+      std::string line;
+      for (const auto& a : args) line += a + " ";
+      CAPTURE(line);
+      Result r = tandem(args);
+      if (!s.appliesTo(c)) {
+        ++refused;
+        CHECK(r.rc == 2);
+        CHECK(r.err.find("--" + s.name) != std::string::npos);
+        CHECK(r.err.find("does not apply") != std::string::npos);
+        continue;
+      }
+      ++honoured;
+      CHECK_MESSAGE(r.rc != 2, r.err);
+      if (auto it = effects.find(s.name); it != effects.end() && r.rc != 2) it->second(r);
+    }
+  }
+  CHECK(honoured > 100);
+  CHECK(refused > 50);
+}
+
+TEST_CASE("option walk: negative, zero and malformed bounds are usage errors naming the flag") {
+  const std::string pet = shared("peterson2.tdm");
+  for (const char* flag : {"--max-states", "--max-depth", "--memory-limit", "--timeout",
+                           "--solver-timeout-ms", "--max-tries", "--triage-max-states"}) {
+    for (const char* v : {"-5", "0", "-1", "x", "1e999", ""}) {
+      CAPTURE(flag);
+      CAPTURE(v);
+      const char* cmd = std::string(flag).find("triage") != std::string::npos ? "prove" : "check";
+      Result r = tandem({cmd, pet, flag, v});
+      CHECK(r.rc == 2);
+      CHECK(r.err.find(flag) != std::string::npos);
+    }
+  }
+  Result steps = tandem({"run", pet, "--steps", "-1"});
+  CHECK(steps.rc == 2);
+  CHECK(steps.err.find("--steps") != std::string::npos);
+}
+
+TEST_CASE("option walk: an unknown enumeration value names the flag and the choices") {
+  const std::string pet = shared("peterson2.tdm");
+  for (const cli::OptionSpec& s : cli::optionTable()) {
+    if (s.kind != cli::ValueKind::Choice) continue;
+    cli::Command c = cli::Command::Check;
+    for (cli::Command k : cli::allCommands())
+      if (s.appliesTo(k)) c = k;
+    CAPTURE(s.name);
+    Result r = tandem({cli::commandName(c), pet, "--" + s.name, "sideways"});
+    CHECK(r.rc == 2);
+    CHECK(r.err.find("--" + s.name + " must be") != std::string::npos);
+    CHECK(r.err.find(s.choices.front()) != std::string::npos);
+  }
+}
+
+TEST_CASE("option walk: the defaults --help shows are the defaults") {
+  const cli::Options defaults;
+  for (const cli::OptionSpec& s : cli::optionTable()) {
+    if (!s.apply || s.defaultText.empty() || s.kind == cli::ValueKind::Flag) continue;
+    // Defaults in words ("none", "all", "on a terminal", per command) are not values.
+    cli::Options o;
+    std::string v = s.defaultText;
+    if (s.kind == cli::ValueKind::Choice &&
+        std::find(s.choices.begin(), s.choices.end(), v) == s.choices.end())
+      continue;
+    if ((s.kind == cli::ValueKind::Count || s.kind == cli::ValueKind::Natural ||
+         s.kind == cli::ValueKind::Seconds) &&
+        v.find_first_not_of("0123456789.") != std::string::npos)
+      continue;
+    CAPTURE(s.name);
+    s.apply(o, v);
+    // Fields that hold "given or not" (optionals) are compared by value.
+    json a = {o.search,      o.seed,        o.steps,      o.solverTimeoutMs, o.maxTries,
+              o.heuristic,   o.engine,      o.cutpoints,  o.solver,          o.triageMaxStates,
+              o.triageMaxDepth, o.triageMaxCalls};
+    json b = {defaults.search,      defaults.seed,        defaults.steps,
+              defaults.solverTimeoutMs, defaults.maxTries, defaults.heuristic,
+              defaults.engine,      defaults.cutpoints,   defaults.solver,
+              defaults.triageMaxStates, defaults.triageMaxDepth, defaults.triageMaxCalls};
+    CHECK(a == b);
+    if (s.name == "inputs") CHECK_FALSE(*o.testsOnly);
+    if (s.name == "triage-timeout") CHECK(*o.triageTimeout == 30.0);
+  }
+}
+
+TEST_CASE("option walk: COMMAND --help lists that command's options with their defaults") {
+  for (cli::Command c : cli::allCommands()) {
+    Result r = tandem({cli::commandName(c), "--help"});
+    CAPTURE(cli::commandName(c));
+    CHECK(r.rc == 0);
+    for (const cli::OptionSpec& s : cli::optionTable()) {
+      if (!s.commands) continue;
+      const bool listed = r.out.find("--" + s.name + " ") != std::string::npos ||
+                          r.out.find("--" + s.name + "\n") != std::string::npos;
+      CHECK_MESSAGE(listed == s.appliesTo(c), s.name);
+    }
+  }
+  Result check = tandem({"check", "--help"});
+  CHECK(check.out.find("(default=dfs)") != std::string::npos);
+  CHECK(check.out.find("--cutpoints") == std::string::npos);
+}
+
+TEST_CASE("option walk: with --json a usage or input error is a JSON report too") {
+  Result usage = tandem({"check", shared("peterson2.tdm"), "--max-states", "0", "--json"});
+  CHECK(usage.rc == 2);
+  REQUIRE(usage.report.is_object());
+  CHECK(usage.report["verdict"] == "usage-error");
+  CHECK(usage.report["schema_version"] == 1);
+  REQUIRE(usage.report["diagnostics"].size() == 1);
+  CHECK(usage.report["diagnostics"][0]["message"].get<std::string>().find("--max-states") !=
+        std::string::npos);
+  CHECK(usage.err.find("--max-states") != std::string::npos);
+
+  Result input = tandem({"ir", std::string(TANDEM_SOURCE_DIR) + "/tests/golden/several_errors.tdm",
+                         "--json"});
+  CHECK(input.rc == 2);
+  REQUIRE(input.report.is_object());
+  CHECK(input.report["verdict"] == "input-error");
+  REQUIRE(input.report["diagnostics"].size() == 3);
+  CHECK(input.report["diagnostics"][0]["line"] == 3);
+  CHECK(input.report["diagnostics"][0]["col"] == 16);
+  CHECK(input.report["diagnostics"][1]["message"] == "unknown name 'b'");
+
+  Result missing = tandem({"check", "/no/such/file.tdm", "--json"});
+  CHECK(missing.rc == 2);
+  CHECK(missing.report["verdict"] == "input-error");
+  CHECK(missing.report["diagnostics"][0]["file"] == "/no/such/file.tdm");
+}
+
+}  // namespace
+}  // namespace tandem
