@@ -117,9 +117,9 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   exec::NativeRegistry natives;
   loadNatives(r, p, natives);
   // An explicit-state search asks no solver; the log says so rather than not appear.
-  if (!r.solver.smtLog.empty() && !(std::ofstream(r.solver.smtLog)
-                                    << "; tandem check " << r.file
-                                    << ": an explicit-state search, no solver queries\n"))
+  if (!r.solver.smtLog.empty() &&
+      !(std::ofstream(r.solver.smtLog)
+        << "; tandem check " << r.file << ": an explicit-state search, no solver queries\n"))
     throw inputError(r.solver.smtLog, "cannot write --smt-log file '" + r.solver.smtLog + "'");
   RunBudget rb(r);
   exec::Evaluator ev(p, natives);

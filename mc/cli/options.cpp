@@ -68,24 +68,41 @@ std::string appliesText(const OptionSpec& s) {
   return out;
 }
 
+// One option in help: its flags, then its text wrapped at 100 columns under column 32.
 void describe(std::ostream& os, const OptionSpec& s, bool withCommands) {
   std::string head = "  --" + s.name;
   if (s.shortName) head = "  -" + std::string(1, s.shortName) + ", --" + s.name;
   if (s.kind != ValueKind::Flag) head += " " + s.valueName;
-  os << head;
-  const size_t column = 32;
-  if (head.size() + 2 > column)
-    os << "\n" << std::string(column, ' ');
-  else
-    os << std::string(column - head.size(), ' ');
-  os << s.help;
+  std::string text = s.help;
   if (s.kind == ValueKind::Choice) {
-    os << " (";
-    for (size_t i = 0; i < s.choices.size(); ++i) os << (i ? "|" : "") << s.choices[i];
-    os << ")";
+    text += " (";
+    for (size_t i = 0; i < s.choices.size(); ++i) text += (i ? "|" : "") + s.choices[i];
+    text += ")";
   }
-  if (!s.defaultText.empty()) os << " (default=" << s.defaultText << ")";
-  if (withCommands && s.commands) os << " [" << appliesText(s) << "]";
+  if (!s.defaultText.empty()) text += " (default=" + s.defaultText + ")";
+  if (withCommands && s.commands) text += " [" + appliesText(s) + "]";
+  constexpr size_t kColumn = 32, kWidth = 100;
+  os << head;
+  size_t at = head.size();
+  if (at + 2 > kColumn) {
+    os << "\n";
+    at = 0;
+  }
+  os << std::string(kColumn - at, ' ');
+  at = kColumn;
+  std::istringstream words(text);
+  bool first = true;
+  for (std::string w; words >> w; first = false) {
+    if (!first && at + 1 + w.size() > kWidth) {
+      os << "\n" << std::string(kColumn, ' ');
+      at = kColumn;
+    } else if (!first) {
+      os << ' ';
+      ++at;
+    }
+    os << w;
+    at += w.size();
+  }
   os << "\n";
 }
 

@@ -48,7 +48,8 @@ Result tandem(std::vector<std::string> args) {
 
 // Files the walk writes (--dot, -o, --tests-out, --smt-log) and reads (--predicates).
 struct Scratch {
-  Scratch() : dir(fs::temp_directory_path() / ("tandem_option_walk_" + std::to_string(::getpid()))) {
+  Scratch()
+      : dir(fs::temp_directory_path() / ("tandem_option_walk_" + std::to_string(::getpid()))) {
     fs::create_directories(dir);
     std::ofstream(path("preds.txt")) << "x1 <= x2\n";
   }
@@ -99,8 +100,8 @@ std::vector<std::string> value(const cli::OptionSpec& s, cli::Command c, const S
       {"class", "BoundedStack"},
       {"args", "2,0"},
       {"check", "assert,invariant"},
-      {"invariant", c == cli::Command::Prove || c == cli::Command::ExportChc ? "x1 >= 0"
-                                                                           : "turn >= 0"},
+      {"invariant",
+       c == cli::Command::Prove || c == cli::Command::ExportChc ? "x1 >= 0" : "turn >= 0"},
       {"dot", tmp.path("graph.dot")},
       {"output", tmp.path("out.smt2")},
       {"smt-log", tmp.path("log.smt2")},
@@ -226,12 +227,12 @@ TEST_CASE("option walk: the defaults --help shows are the defaults") {
     CAPTURE(s.name);
     s.apply(o, v);
     // Fields that hold "given or not" (optionals) are compared by value.
-    json a = {o.search,      o.seed,        o.steps,      o.solverTimeoutMs, o.maxTries,
-              o.heuristic,   o.engine,      o.cutpoints,  o.solver,          o.triageMaxStates,
+    json a = {o.search,         o.seed,          o.steps,     o.solverTimeoutMs, o.maxTries,
+              o.heuristic,      o.engine,        o.cutpoints, o.solver,          o.triageMaxStates,
               o.triageMaxDepth, o.triageMaxCalls};
-    json b = {defaults.search,      defaults.seed,        defaults.steps,
-              defaults.solverTimeoutMs, defaults.maxTries, defaults.heuristic,
-              defaults.engine,      defaults.cutpoints,   defaults.solver,
+    json b = {defaults.search,          defaults.seed,           defaults.steps,
+              defaults.solverTimeoutMs, defaults.maxTries,       defaults.heuristic,
+              defaults.engine,          defaults.cutpoints,      defaults.solver,
               defaults.triageMaxStates, defaults.triageMaxDepth, defaults.triageMaxCalls};
     CHECK(a == b);
     if (s.name == "inputs") CHECK_FALSE(*o.testsOnly);
@@ -267,8 +268,8 @@ TEST_CASE("option walk: with --json a usage or input error is a JSON report too"
         std::string::npos);
   CHECK(usage.err.find("--max-states") != std::string::npos);
 
-  Result input = tandem({"ir", std::string(TANDEM_SOURCE_DIR) + "/tests/golden/several_errors.tdm",
-                         "--json"});
+  Result input =
+      tandem({"ir", std::string(TANDEM_SOURCE_DIR) + "/tests/golden/several_errors.tdm", "--json"});
   CHECK(input.rc == 2);
   REQUIRE(input.report.is_object());
   CHECK(input.report["verdict"] == "input-error");
