@@ -546,6 +546,8 @@ ProveResult Prover::run() {
   if (!stop_) initialCheck();
   while (!stop_ && checkPass()) {
   }
+  // A bound or an interrupt that struck inside the last solver query shows only as its unknown.
+  if (!stop_ && budget_.pollNow()) outOfBudget();
   ProveResult r;
   stats_.abstractStates = nodes_.size();
   stats_.solverQueries = solver_.stats().queries;

@@ -276,6 +276,8 @@ ExploreResult Dart::run() {
     }
     if (!cut_.empty()) break;
   }
+  // A bound or an interrupt that struck inside a solver query shows only as its unknown answer.
+  if (cut_.empty() && budget_.pollNow()) cut_ = budget_.stopped()->reason;
   r_.seconds = budget_.elapsed() - start_;
   r_.solverQueries = solver_.stats().queries;
   r_.solving.checks += runSolver_.stats().checks;
