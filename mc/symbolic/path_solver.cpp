@@ -1,5 +1,7 @@
 #include "mc/symbolic/path_solver.h"
 
+#include "mc/smt/minimize_formulas.h"
+
 namespace tandem::symbolic {
 
 void SolvingStats::add(const SolvingStats& o) {
@@ -17,19 +19,9 @@ void SolvingStats::add(const SolvingStats& o) {
 }
 
 smt::MinimizedModel minimizeOver(smt::Solver& solver, ExprManager& em,
-                                 std::span<const ExprRef> formulas,
-                                 std::span<const ExprRef> terms) {
-  const unsigned base = solver.level();
-  solver.push();
-  try {
-    for (ExprRef f : formulas) solver.add(f);
-    smt::MinimizedModel mm = smt::minimizeModel(solver, em, terms);
-    solver.pop(solver.level() - base);
-    return mm;
-  } catch (...) {
-    solver.pop(solver.level() - base);
-    throw;
-  }
+                                 std::span<const ExprRef> formulas, std::span<const ExprRef> terms,
+                                 const smt::Model* known) {
+  return smt::minimizeFormulas(solver, em, formulas, terms, known);
 }
 
 BigInt randomInput(std::mt19937_64& rng, TypeRef type) {

@@ -76,9 +76,12 @@ class PathSolver {
   SolvingStats stats_;
 };
 
-// Minimised model of the conjunction of `formulas` over `terms`, in a push scope of `solver`.
+// Minimised model of the conjunction of `formulas` over `terms` (smt::minimizeFormulas: the
+// values of smt::minimizeModel), in push scopes of `solver`; `known`, if given, is a model of the
+// formulas to start from.
 smt::MinimizedModel minimizeOver(smt::Solver& solver, ExprManager& em,
-                                 std::span<const ExprRef> formulas, std::span<const ExprRef> terms);
+                                 std::span<const ExprRef> formulas, std::span<const ExprRef> terms,
+                                 const smt::Model* known = nullptr);
 
 // Random inputs (the random heuristic of mixed solving, DART's first inputs): integers uniform in
 // [-kRandomRange, kRandomRange], bools and enum members uniform. The generator's sequence is fixed
