@@ -6,7 +6,9 @@
 // about the prefix a query shares with the previous one. Slicing every query (it asserts each
 // group in a fresh scope, so nothing below it is incremental) and the exact-match cache (its hits
 // would count as queries that never reached a back end) are off: both measured slower on the
-// symbolic executor and on `prove` once the chain is incremental.
+// symbolic executor and on `prove` once the chain is incremental. The symbolic executor's path
+// solvers put KLEE's counterexample cache in front of the chain (counterexample_cache.h), whose
+// answers are not queries of the chain.
 #pragma once
 
 #include <iosfwd>
