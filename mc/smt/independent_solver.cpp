@@ -1,7 +1,6 @@
 #include "mc/smt/independent_solver.h"
 
 #include <map>
-#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -10,27 +9,11 @@
 #include "mc/smt/expr_support.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_decorator.h"
+#include "mc/smt/union_find.h"
 
 namespace tandem::smt {
 
 namespace {
-
-class UnionFind {
- public:
-  explicit UnionFind(size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
-  size_t find(size_t x) {
-    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
-    return x;
-  }
-  void unite(size_t a, size_t b) {
-    a = find(a);
-    b = find(b);
-    if (a != b) parent_[std::max(a, b)] = std::min(a, b);  // the root is the smallest index
-  }
-
- private:
-  std::vector<size_t> parent_;
-};
 
 class IndependentSolver final : public SolverDecorator {
  public:

@@ -4,101 +4,82 @@
 
 namespace tandem::smt {
 
-namespace {
+CheckResult Minimizer::start() {
+  CheckResult r = s_.check();
+  if (r.isSat()) model_ = s_.model();
+  return r;
+}
 
-class Minimizer {
- public:
-  Minimizer(Solver& s, ExprManager& em) : s_(s), em_(em) {}
-
-  // Checks the assertions; on sat, the model to improve.
-  CheckResult start() {
-    CheckResult r = s_.check();
-    if (r.isSat()) model_ = s_.model();
-    return r;
+void Minimizer::pin(ExprRef t) {
+  if (t->type->kind == TypeKind::Array) {
+    pin(em_.mk(Op::Len, em_.types().intType(), {t}));
+    const BigInt n = value(em_.mk(Op::Len, em_.types().intType(), {t}));
+    for (int64_t i = 0; BigInt(i) < n && i < kMaxPinnedElements; ++i)
+      pin(em_.mk(Op::Select, t->type->elem, {t, em_.intConst(BigInt(i))}));
+    return;
   }
-
-  // Pins `t` to its least value (asserting in the current scope); `model_` stays a model of the
-  // assertions and of every pin so far.
-  void pin(ExprRef t) {
-    if (t->type->kind == TypeKind::Array) {
-      pin(em_.mk(Op::Len, em_.types().intType(), {t}));
-      const BigInt n = value(em_.mk(Op::Len, em_.types().intType(), {t}));
-      for (int64_t i = 0; BigInt(i) < n && i < kMaxPinnedElements; ++i)
-        pin(em_.mk(Op::Select, t->type->elem, {t, em_.intConst(BigInt(i))}));
-      return;
+  if (t->type->kind == TypeKind::Bool) {
+    const bool holds = value(t).sign() != 0;
+    s_.add(holds && !trySat(em_.mkNot(t)) ? t : em_.mkNot(t));
+    return;
+  }
+  if (!t->type->isIntegral() && t->type->kind != TypeKind::Enum)
+    throw SmtError("minimizeModel: cannot minimise a value of type " + typeToString(t->type));
+  // Invariant: |t| <= hi holds in model_; |t| < lo is unsatisfiable (or unknown).
+  BigInt lo(0), hi = value(t).abs();
+  for (BigInt b(0); b < hi; b = b.sign() == 0 ? BigInt(1) : b * BigInt(2)) {
+    if (trySat(atMost(t, b))) {
+      hi = boundedValue(t, b);
+      break;
     }
-    if (t->type->kind == TypeKind::Bool) {
-      const bool holds = value(t).sign() != 0;
-      s_.add(holds && !trySat(em_.mkNot(t)) ? t : em_.mkNot(t));
-      return;
-    }
-    if (!t->type->isIntegral() && t->type->kind != TypeKind::Enum)
-      throw SmtError("minimizeModel: cannot minimise a value of type " + typeToString(t->type));
-    // Invariant: |t| <= hi holds in model_; |t| < lo is unsatisfiable (or unknown).
-    BigInt lo(0), hi = value(t).abs();
-    for (BigInt b(0); b < hi; b = b.sign() == 0 ? BigInt(1) : b * BigInt(2)) {
-      if (trySat(atMost(t, b))) {
-        hi = boundedValue(t, b);
-        break;
-      }
-      lo = b + BigInt(1);
-    }
-    while (lo < hi) {
-      const BigInt mid = lo + BigInt::div(hi - lo, BigInt(2));
-      if (trySat(atMost(t, mid)))
-        hi = boundedValue(t, mid);
-      else
-        lo = mid + BigInt(1);
-    }
-    // Prefer the non-negative value; the current model may hold the other one.
-    const bool positive = t->type->kind == TypeKind::Enum || hi.sign() == 0 ||
-                          value(t).sign() > 0 || trySat(equals(t, hi));
-    s_.add(equals(t, positive ? hi : -hi));
+    lo = b + BigInt(1);
   }
-
-  std::optional<Model> model_;
-
- private:
-  BigInt value(ExprRef t) const { return model_->evalInt(t).value_or(BigInt(0)); }
-  // |t| in a model found under |t| <= bound; a larger value means the model is wrong, and the
-  // search would not terminate.
-  BigInt boundedValue(ExprRef t, const BigInt& bound) const {
-    BigInt v = value(t).abs();
-    if (v > bound)
-      throw SmtError("minimizeModel: a model violates the bound |t| <= " + bound.toString());
-    return v;
+  while (lo < hi) {
+    const BigInt mid = lo + BigInt::div(hi - lo, BigInt(2));
+    if (trySat(atMost(t, mid)))
+      hi = boundedValue(t, mid);
+    else
+      lo = mid + BigInt(1);
   }
+  // Prefer the non-negative value; the current model may hold the other one.
+  const bool positive = t->type->kind == TypeKind::Enum || hi.sign() == 0 || value(t).sign() > 0 ||
+                        trySat(equals(t, hi));
+  s_.add(equals(t, positive ? hi : -hi));
+}
 
-  // Checks the assertions plus `extra` in a scope of its own; on sat the model is kept.
-  bool trySat(ExprRef extra) {
-    s_.push();
-    s_.add(extra);
-    CheckResult r = s_.check();
-    if (r.isSat()) model_ = s_.model();
-    s_.pop();
-    return r.isSat();
-  }
+BigInt Minimizer::boundedValue(ExprRef t, const BigInt& bound) const {
+  BigInt v = value(t).abs();
+  if (v > bound)
+    throw SmtError("minimizeModel: a model violates the bound |t| <= " + bound.toString());
+  return v;
+}
 
-  ExprRef constant(ExprRef t, const BigInt& v) {
-    if (t->type->kind == TypeKind::Enum)
-      return em_.enumConst(t->type, static_cast<uint32_t>(v.small()));
-    return em_.intConst(v, t->type);
-  }
-  ExprRef cmp(Op op, ExprRef a, ExprRef b) { return em_.mk(op, em_.types().boolType(), {a, b}); }
+bool Minimizer::trySat(ExprRef extra) {
+  s_.push();
+  s_.add(extra);
+  CheckResult r = s_.check();
+  if (r.isSat()) model_ = s_.model();
+  s_.pop();
+  return r.isSat();
+}
 
-  // |t| <= b, with the bound in t's type (a bit-vector bound beyond its range is no bound).
-  ExprRef atMost(ExprRef t, const BigInt& b) {
-    if (t->type->kind == TypeKind::Enum) return cmp(Op::Le, t, constant(t, b));
-    if (t->type->isBitVector() && !b.fitsIn(t->type->bitWidth())) return em_.trueExpr();
-    return em_.mkAnd(cmp(Op::Le, constant(t, -b), t), cmp(Op::Le, t, constant(t, b)));
-  }
-  ExprRef equals(ExprRef t, const BigInt& v) { return em_.mkEq(t, constant(t, v)); }
+ExprRef Minimizer::constant(ExprRef t, const BigInt& v) {
+  if (t->type->kind == TypeKind::Enum)
+    return em_.enumConst(t->type, static_cast<uint32_t>(v.small()));
+  return em_.intConst(v, t->type);
+}
 
-  Solver& s_;
-  ExprManager& em_;
-};
+ExprRef Minimizer::cmp(Op op, ExprRef a, ExprRef b) {
+  return em_.mk(op, em_.types().boolType(), {a, b});
+}
 
-}  // namespace
+ExprRef Minimizer::atMost(ExprRef t, const BigInt& b) {
+  if (t->type->kind == TypeKind::Enum) return cmp(Op::Le, t, constant(t, b));
+  if (t->type->isBitVector() && !b.fitsIn(t->type->bitWidth())) return em_.trueExpr();
+  return em_.mkAnd(cmp(Op::Le, constant(t, -b), t), cmp(Op::Le, t, constant(t, b)));
+}
+
+ExprRef Minimizer::equals(ExprRef t, const BigInt& v) { return em_.mkEq(t, constant(t, v)); }
 
 MinimizedModel minimizeModel(Solver& solver, ExprManager& exprs, std::span<const ExprRef> terms) {
   const unsigned base = solver.level();
@@ -106,15 +87,13 @@ MinimizedModel minimizeModel(Solver& solver, ExprManager& exprs, std::span<const
   try {
     Minimizer m(solver, exprs);
     CheckResult r = m.start();
-    if (r.isSat()) {
+    // Every pin was checked satisfiable with its model kept, so the last model found is a model
+    // of the assertions and the pins: no confirming check.
+    if (r.isSat())
       for (ExprRef t : terms) m.pin(t);
-      // Every pin was checked satisfiable (or its model kept), so this only confirms; were it to
-      // answer unknown, the last model found is still a model of the assertions.
-      if (solver.check().isSat()) m.model_ = solver.model();
-    }
     solver.pop(solver.level() - base);
     if (!r.isSat()) return {r, std::nullopt};
-    return {r, std::move(m.model_)};
+    return {r, m.takeModel()};
   } catch (...) {
     solver.pop(solver.level() - base);
     throw;

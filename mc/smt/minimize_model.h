@@ -29,4 +29,37 @@ struct MinimizedModel {
 // the value found is then valid but possibly not the least.
 MinimizedModel minimizeModel(Solver& solver, ExprManager& exprs, std::span<const ExprRef> terms);
 
+// The search of minimizeModel, one term at a time, on the solver's current assertions, for
+// callers that choose the terms as they go (minimize_formulas.h). pin(t) asserts t == its least
+// value in the solver's current scope; model() stays a model of the assertions and the pins.
+class Minimizer {
+ public:
+  Minimizer(Solver& solver, ExprManager& exprs) : s_(solver), em_(exprs) {}
+
+  // Checks the assertions; on sat, the model to improve.
+  CheckResult start();
+  // Starts from `m`, a model of the assertions the caller knows: no check.
+  void startFrom(const Model& m) { model_ = m; }
+  void pin(ExprRef t);
+  BigInt value(ExprRef t) const { return model_->evalInt(t).value_or(BigInt(0)); }
+  const Model& model() const { return *model_; }
+  Model takeModel() { return std::move(*model_); }
+
+ private:
+  // |t| in a model found under |t| <= bound; a larger value means the model is wrong, and the
+  // search would not terminate.
+  BigInt boundedValue(ExprRef t, const BigInt& bound) const;
+  // Checks the assertions plus `extra` in a scope of its own; on sat the model is kept.
+  bool trySat(ExprRef extra);
+  ExprRef constant(ExprRef t, const BigInt& v);
+  ExprRef cmp(Op op, ExprRef a, ExprRef b);
+  // |t| <= b, with the bound in t's type (a bit-vector bound beyond its range is no bound).
+  ExprRef atMost(ExprRef t, const BigInt& b);
+  ExprRef equals(ExprRef t, const BigInt& v);
+
+  Solver& s_;
+  ExprManager& em_;
+  std::optional<Model> model_;
+};
+
 }  // namespace tandem::smt

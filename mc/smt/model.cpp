@@ -43,9 +43,33 @@ const BigInt* Model::divByZero(Op op, const BigInt& dividend) const {
 
 void Model::merge(const Model& other) {
   scalars_.insert(other.scalars_.begin(), other.scalars_.end());
-  arrays_.insert(other.arrays_.begin(), other.arrays_.end());
+  for (const auto& [leaf, a] : other.arrays_) {
+    auto [it, fresh] = arrays_.emplace(leaf, a);
+    if (!fresh) it->second.elements.insert(a.elements.begin(), a.elements.end());
+  }
   calls_.insert(other.calls_.begin(), other.calls_.end());
   divByZero_.insert(other.divByZero_.begin(), other.divByZero_.end());
+}
+
+Model Model::restricted(const std::function<bool(LeafKey, const BigInt*)>& keepLeaf,
+                        const std::function<bool(uint32_t)>& keepCallee) const {
+  Model out;
+  for (const auto& [leaf, v] : scalars_)
+    if (keepLeaf(leaf, nullptr)) out.scalars_.emplace(leaf, v);
+  for (const auto& [leaf, a] : arrays_) {
+    if (keepLeaf(leaf, nullptr)) {
+      out.arrays_.emplace(leaf, a);
+      continue;
+    }
+    ArrayValue part{a.length, {}, a.fill};
+    for (const auto& [i, v] : a.elements)
+      if (keepLeaf(leaf, &i)) part.elements.emplace(i, v);
+    if (!part.elements.empty()) out.arrays_.emplace(leaf, std::move(part));
+  }
+  for (const auto& [key, v] : calls_)
+    if (keepCallee(key.first)) out.calls_.emplace(key, v);
+  out.divByZero_ = divByZero_;
+  return out;
 }
 
 bool Model::empty() const {

@@ -9,6 +9,7 @@
 // its type (0, false, the first enum member, the empty array or a zero-filled fixed array).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -64,8 +65,14 @@ class Model {
   const BigInt* call(uint32_t callee, const std::vector<BigInt>& args) const;
   const BigInt* divByZero(Op op, const BigInt& dividend) const;
 
-  // Adds the assignments of `other` (a model of an independent slice); existing ones are kept.
+  // Adds the assignments of `other` (a model of an independent slice); existing ones are kept,
+  // down to single array elements.
   void merge(const Model& other);
+  // The assignments of the leaves `keepLeaf(leaf, nullptr)` accepts; of other arrays, the elements
+  // `keepLeaf(leaf, &index)` accepts; the applications of the callees `keepCallee` accepts;
+  // divisions by zero all.
+  Model restricted(const std::function<bool(LeafKey, const BigInt*)>& keepLeaf,
+                   const std::function<bool(uint32_t)>& keepCallee) const;
   bool empty() const;
   // One `name = value` per line, sorted, for traces and test failure messages.
   std::string toString(const TermNaming& naming) const;

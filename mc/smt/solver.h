@@ -1,5 +1,6 @@
-// The one solver interface of Tandem. Back ends (Z3, cvc5) and decorators (cache, independence
-// slicing, SMT-LIB log, cross-check) implement it; solver_factory.h assembles a chain.
+// The one solver interface of Tandem. Back ends (Z3, cvc5) and decorators (incremental solving,
+// cache, independence slicing, SMT-LIB log, cross-check) implement it; solver_factory.h
+// assembles a chain.
 //
 // Formulas are bool-typed expressions; their leaves (Op::Symbol, Op::Var) are free constants and
 // their calls (Op::Call) uninterpreted functions. Assertions live in push scopes, so a
@@ -42,7 +43,7 @@ class Solver {
   Solver& operator=(const Solver&) = delete;
   virtual ~Solver() = default;
 
-  virtual std::string name() const = 0;  // e.g. "independence(cache(z3))"
+  virtual std::string name() const = 0;  // e.g. "incremental(z3)"
   virtual Capabilities capabilities() const = 0;
 
   // Asserts a bool-typed formula in the current scope. Throws SmtUnsupported when the formula

@@ -5,6 +5,7 @@
 #include "mc/smt/caching_solver.h"
 #include "mc/smt/cross_check_solver.h"
 #include "mc/smt/cvc5_solver.h"
+#include "mc/smt/incremental_solver.h"
 #include "mc/smt/independent_solver.h"
 #include "mc/smt/logging_solver.h"
 #include "mc/smt/z3_solver.h"
@@ -35,6 +36,7 @@ std::unique_ptr<Solver> makeSolver(const SolverOptions& options, const TermNamin
   if (!options.logPath.empty()) s = makeLoggingSolver(std::move(s), options.logPath, naming);
   if (options.cache) s = makeCachingSolver(std::move(s));
   if (options.independence) s = makeIndependentSolver(std::move(s));
+  if (options.incremental) s = makeIncrementalSolver(std::move(s));
   s->setTimeout(options.timeoutMs);
   if (options.stop.any()) s->setQueryStop(options.stop);
   return s;

@@ -1,7 +1,14 @@
 // Assembles a solver chain from options, as KLEE's ConstructSolverChain does. From the top:
-//   independence slicing -> query cache -> SMT-LIB log -> cross-check -> back end
-// so the cache sees the small independent groups, the log records what really reaches a back
-// end, and cache hits are not cross-checked again.
+//   incremental -> independence slicing -> query cache -> SMT-LIB log -> cross-check -> back end
+// so the log records what really reaches a back end, and cache hits are not cross-checked again.
+// By default only the incremental layer is on: a check of the chain is then exactly one check of
+// the back end (what the reports' `solver_queries` count), and the back end keeps what it learned
+// about the prefix a query shares with the previous one. Slicing every query (it asserts each
+// group in a fresh scope, so nothing below it is incremental) and the exact-match cache (its hits
+// would count as queries that never reached a back end) are off: both measured slower on the
+// symbolic executor and on `prove` once the chain is incremental. The symbolic executor's path
+// solvers put KLEE's counterexample cache in front of the chain (counterexample_cache.h), whose
+// answers are not queries of the chain.
 #pragma once
 
 #include <iosfwd>
@@ -26,11 +33,12 @@ std::vector<Backend> allBackends();
 
 struct SolverOptions {
   Backend backend = Backend::Z3;
-  unsigned timeoutMs = 0;  // per check; 0 means none
-  bool cache = true;
-  bool independence = true;
-  std::string logPath;      // --smt-log FILE; empty: no log
-  bool crossCheck = false;  // --solver-cross-check: also run the other back end on every query
+  unsigned timeoutMs = 0;     // per check; 0 means none
+  bool incremental = true;    // prefix-synchronised push/pop (incremental_solver.h)
+  bool cache = false;         // exact-match query cache (caching_solver.h)
+  bool independence = false;  // independence slicing of every query (independent_solver.h)
+  std::string logPath;        // --smt-log FILE; empty: no log
+  bool crossCheck = false;    // --solver-cross-check: also run the other back end on every query
   std::ostream* report = nullptr;  // cross-check reports; null means std::cerr
   QueryStop stop;                  // the run's deadline and stop poll (Solver::setQueryStop)
 };

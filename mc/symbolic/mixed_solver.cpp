@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "mc/symbolic/cached_solver.h"
 #include "mc/symbolic/complex_terms.h"
 
 namespace tandem::symbolic {
@@ -53,11 +54,34 @@ struct Attempt {
 class MixedPathSolver final : public PathSolver {
  public:
   MixedPathSolver(smt::Solver& solver, const exec::Evaluator& concrete, const MixedOptions& o)
-      : solver_(solver), concrete_(concrete), em_(*concrete.program().exprs), o_(o), rng_(o.seed) {}
+      : solver_(solver, *concrete.program().exprs),
+        concrete_(concrete),
+        em_(*concrete.program().exprs),
+        o_(o),
+        rng_(o.seed) {}
 
   std::string name() const override { return std::string("mixed/") + heuristicName(o_.heuristic); }
 
   PcAnswer check(std::span<const ExprRef> pc) override {
+    PcAnswer a = decide(pc);
+    stats_.cacheSat = solver_.cacheStats().satHits;
+    stats_.cacheUnsat = solver_.cacheStats().unsatHits;
+    return a;
+  }
+
+  smt::MinimizedModel inputs(std::span<const ExprRef> pc, const Certificate& certificate,
+                             std::span<const ExprRef> terms) override {
+    // A path condition with a complex part always comes with its certificate (the path's last
+    // sat answer); without one it has none, and the condition goes to the solver as it is.
+    return solver_.minimize(certificate ? std::span<const ExprRef>(*certificate) : pc, terms);
+  }
+
+  std::shared_ptr<const smt::Model> knownModel(std::span<const ExprRef> formulas) override {
+    return solver_.knownModel(formulas);
+  }
+
+ private:
+  PcAnswer decide(std::span<const ExprRef> pc) {
     ++stats_.checks;
     SplitPc split = splitPathCondition(pc);
     if (split.complex.empty()) return PcAnswer::of(solver_.check(pc));
@@ -93,15 +117,6 @@ class MixedPathSolver final : public PathSolver {
     return a;
   }
 
-  smt::MinimizedModel inputs(std::span<const ExprRef> pc, const Certificate& certificate,
-                             std::span<const ExprRef> terms) override {
-    // A path condition with a complex part always comes with its certificate (the path's last
-    // sat answer); without one it has none, and the condition goes to the solver as it is.
-    if (certificate) return minimizeOver(solver_, em_, *certificate, terms);
-    return minimizeOver(solver_, em_, pc, terms);
-  }
-
- private:
   PcAnswer sat(const Attempt& a) const {
     PcAnswer r;
     r.status = smt::SatStatus::Sat;
@@ -122,7 +137,7 @@ class MixedPathSolver final : public PathSolver {
     for (ExprRef s : split.complexSymbols)
       if (!fixed.count(s)) solveFor.push_back(s);
     SymbolValues values = fixed;
-    smt::MinimizedModel mm = minimizeOver(solver_, em_, formulas, solveFor);
+    smt::MinimizedModel mm = solver_.minimize(formulas, solveFor);
     if (!mm.model) {
       if (mm.result.isUnknown()) {
         noteUnknown();
@@ -256,7 +271,7 @@ class MixedPathSolver final : public PathSolver {
     return std::nullopt;
   }
 
-  smt::Solver& solver_;
+  CachedSolver solver_;
   const exec::Evaluator& concrete_;
   ExprManager& em_;
   MixedOptions o_;

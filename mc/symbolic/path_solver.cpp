@@ -1,5 +1,8 @@
 #include "mc/symbolic/path_solver.h"
 
+#include "mc/smt/minimize_formulas.h"
+#include "mc/symbolic/cached_solver.h"
+
 namespace tandem::symbolic {
 
 void SolvingStats::add(const SolvingStats& o) {
@@ -14,22 +17,14 @@ void SolvingStats::add(const SolvingStats& o) {
   runs += o.runs;
   restarts += o.restarts;
   mispredictions += o.mispredictions;
+  cacheSat += o.cacheSat;
+  cacheUnsat += o.cacheUnsat;
 }
 
 smt::MinimizedModel minimizeOver(smt::Solver& solver, ExprManager& em,
-                                 std::span<const ExprRef> formulas,
-                                 std::span<const ExprRef> terms) {
-  const unsigned base = solver.level();
-  solver.push();
-  try {
-    for (ExprRef f : formulas) solver.add(f);
-    smt::MinimizedModel mm = smt::minimizeModel(solver, em, terms);
-    solver.pop(solver.level() - base);
-    return mm;
-  } catch (...) {
-    solver.pop(solver.level() - base);
-    throw;
-  }
+                                 std::span<const ExprRef> formulas, std::span<const ExprRef> terms,
+                                 const smt::Model* known) {
+  return smt::minimizeFormulas(solver, em, formulas, terms, known);
 }
 
 BigInt randomInput(std::mt19937_64& rng, TypeRef type) {
@@ -46,24 +41,29 @@ namespace {
 
 class ClassicPathSolver final : public PathSolver {
  public:
-  ClassicPathSolver(smt::Solver& solver, ExprManager& em) : solver_(solver), em_(em) {}
+  ClassicPathSolver(smt::Solver& solver, ExprManager& em) : solver_(solver, em) {}
 
   std::string name() const override { return "classic"; }
 
   PcAnswer check(std::span<const ExprRef> pc) override {
     ++stats_.checks;
-    return PcAnswer::of(solver_.check(pc));
+    PcAnswer a = PcAnswer::of(solver_.check(pc));
+    stats_.cacheSat = solver_.cacheStats().satHits;
+    stats_.cacheUnsat = solver_.cacheStats().unsatHits;
+    return a;
   }
 
   smt::MinimizedModel inputs(std::span<const ExprRef> pc, const Certificate& certificate,
                              std::span<const ExprRef> terms) override {
-    if (certificate) return minimizeOver(solver_, em_, *certificate, terms);
-    return minimizeOver(solver_, em_, pc, terms);
+    return solver_.minimize(certificate ? std::span<const ExprRef>(*certificate) : pc, terms);
+  }
+
+  std::shared_ptr<const smt::Model> knownModel(std::span<const ExprRef> formulas) override {
+    return solver_.knownModel(formulas);
   }
 
  private:
-  smt::Solver& solver_;
-  ExprManager& em_;
+  CachedSolver solver_;
 };
 
 }  // namespace

@@ -50,6 +50,9 @@ struct SolvingStats {
   uint64_t runs = 0;                // dart: concrete executions
   uint64_t restarts = 0;            // dart: directed searches started from random inputs
   uint64_t mispredictions = 0;      // dart: a run that did not take the predicted branch
+  // Queries answered without the solver chain (cached_solver.h): by a model of an earlier sat
+  // answer, and as unsat by an earlier unsat query inside them or by their shape.
+  uint64_t cacheSat = 0, cacheUnsat = 0;
 
   void add(const SolvingStats& o);
 };
@@ -69,6 +72,10 @@ class PathSolver {
   // with `terms` (the input symbols) pinned to small values (smt::minimizeModel).
   virtual smt::MinimizedModel inputs(std::span<const ExprRef> pc, const Certificate& certificate,
                                      std::span<const ExprRef> terms) = 0;
+  // A model of the conjunction of `formulas` this solver already has (no query), or null.
+  virtual std::shared_ptr<const smt::Model> knownModel(std::span<const ExprRef> /*formulas*/) {
+    return nullptr;
+  }
 
   const SolvingStats& stats() const { return stats_; }
 
@@ -76,9 +83,12 @@ class PathSolver {
   SolvingStats stats_;
 };
 
-// Minimised model of the conjunction of `formulas` over `terms`, in a push scope of `solver`.
+// Minimised model of the conjunction of `formulas` over `terms` (smt::minimizeFormulas: the
+// values of smt::minimizeModel), in push scopes of `solver`; `known`, if given, is a model of the
+// formulas to start from.
 smt::MinimizedModel minimizeOver(smt::Solver& solver, ExprManager& em,
-                                 std::span<const ExprRef> formulas, std::span<const ExprRef> terms);
+                                 std::span<const ExprRef> formulas, std::span<const ExprRef> terms,
+                                 const smt::Model* known = nullptr);
 
 // Random inputs (the random heuristic of mixed solving, DART's first inputs): integers uniform in
 // [-kRandomRange, kRandomRange], bools and enum members uniform. The generator's sequence is fixed

@@ -53,7 +53,7 @@ void Explorer::endPath(const SymState& s, std::optional<exec::ExecError> error,
     if (!s.limits.empty()) {
       std::vector<ExprRef> within = s.certificate ? *s.certificate : s.pathCond;
       within.insert(within.end(), s.limits.begin(), s.limits.end());
-      mm = minimizeOver(solver_, em_, within, terms);
+      mm = minimizeOver(solver_, em_, within, terms, pcs_.knownModel(within).get());
       exceeds = !mm.model;
     }
     if (!mm.model) mm = pcs_.inputs(s.pathCond, s.certificate, terms);

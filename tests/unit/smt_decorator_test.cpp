@@ -126,8 +126,10 @@ TEST_CASE("smt: the full chain agrees with a bare back end") {
     Ctx c;
     SolverOptions opts;
     opts.backend = b;
+    opts.cache = true;
+    opts.independence = true;
     auto chain = makeSolver(opts, c.naming);
-    CHECK(chain->name() == std::string("independence(cache(") + backendName(b) + "))");
+    CHECK(chain->name() == std::string("incremental(independence(cache(") + backendName(b) + ")))");
     const std::vector<Query> queries = workload(c);
     for (int round = 0; round < 2; ++round)
       for (const Query& q : queries) {
