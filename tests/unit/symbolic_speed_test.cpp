@@ -6,7 +6,9 @@
 
 #include <sstream>
 
-#include "mc/cli/symbolic_commands.h"
+#include <nlohmann/json.hpp>
+
+#include "mc/cli/cli.h"
 #include "mc/exec/natives.h"
 #include "mc/ir/frontend.h"
 #include "mc/smt/solver_factory.h"
@@ -28,16 +30,15 @@ std::unique_ptr<ir::Program> loadMaze() {
 nlohmann::json testgen(const ir::Program& p, const std::string& solver,
                        const std::string& solving) {
   cli::Options o;
-  o.command = "testgen";
+  o.command = cli::Command::Testgen;
   o.file = "maze.tdm";
   o.entry = "maze";
-  o.solver = solver;
-  o.solving = solving;
+  o.solver = *smt::parseBackend(solver);
+  o.solving = *symbolic::parseSolving(solving);
   o.json = true;
   o.quiet = true;
   std::ostringstream out, err;
-  cli::Io io{out, err};
-  CHECK(cli::runTestgenCommand(o, p, io) == 1);  // the solutions are failing tests
+  CHECK(cli::execute(o, const_cast<ir::Program&>(p), out, err) == 1);  // solutions fail
   return nlohmann::json::parse(out.str());
 }
 
