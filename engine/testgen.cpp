@@ -54,7 +54,9 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   std::vector<std::string> covered;
   uint64_t divergences = 0, failing = 0;
   for (const symbolic::PathEnd& end : res.ends) {
-    symbolic::Replay rp = symbolic::replayPath(*run->ev, entry, end);
+    // Only the first failing test's trace is reported: the others need no state kept.
+    symbolic::Replay rp = symbolic::replayPath(*run->ev, entry, end, /*keepStates=*/false);
+    if (rp.followed && rp.error && !rep.error) rp = symbolic::replayPath(*run->ev, entry, end);
     bool error = rp.followed ? rp.error.has_value() : end.error.has_value();
     if (!rp.followed) {
       ++divergences;
@@ -102,6 +104,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   }
   if (!res.reason.empty()) rep.reason = res.reason;
   rep.stats["tests"] = tests.size();
+  rep.stats["failing"] = failing;
   rep.stats["paths"] = res.paths;
   rep.stats["executions"] =
       run->options.solving == symbolic::Solving::Dart ? res.solving.runs : res.ends.size();

@@ -46,7 +46,9 @@ std::shared_ptr<const Model> CounterexampleCache::modelOf(std::span<const ExprRe
 
 std::shared_ptr<const Model> CounterexampleCache::findModel(std::span<const ExprRef> query) {
   for (auto it = sat_.begin(); it != sat_.end(); ++it) {
-    const bool holds = std::all_of(query.begin(), query.end(), [&](ExprRef c) {
+    // Newest conjuncts first: a path condition grows at its end, so a model that fails the
+    // query usually fails there, after one evaluation rather than a pass over the whole path.
+    const bool holds = std::all_of(query.rbegin(), query.rend(), [&](ExprRef c) {
       return c->isTrue() || it->conjuncts.count(c) || it->model->evalBool(c) == true;
     });
     if (!holds) continue;

@@ -86,11 +86,108 @@ bool minimiserOrder(const BigInt& a, const BigInt& b) {
   return a.sign() >= 0 && b.sign() < 0;
 }
 
+// The conjuncts `t op c` (or `c op t`, or their negation) of an unbounded integer `t`, as an
+// interval with excluded points: a path condition is mostly such comparisons, and testing a
+// candidate against them is then a lookup instead of an evaluation of every conjunct.
+struct IntBounds {
+  std::optional<BigInt> lo, hi;  // inclusive
+  std::vector<BigInt> excluded;  // sorted at the end
+  bool admits(const BigInt& v) const {
+    return (!lo || *lo <= v) && (!hi || v <= *hi) &&
+           !std::binary_search(excluded.begin(), excluded.end(), v);
+  }
+};
+
+// Adds `f` to `b` when it is one comparison of `t` with a constant (negated or not); false when
+// it is something else (then it is evaluated).
+bool addComparison(ExprRef f, ExprRef t, IntBounds& b) {
+  bool negated = false;
+  while (f->op == Op::Not) {
+    negated = !negated;
+    f = f->kid(0);
+  }
+  if (f->kids.size() != 2) return false;
+  Op op = f->op;
+  ExprRef a = f->kid(0), c = f->kid(1);
+  if (a != t) {  // c op t: mirror it
+    std::swap(a, c);
+    switch (op) {
+      case Op::Lt:
+        op = Op::Gt;
+        break;
+      case Op::Le:
+        op = Op::Ge;
+        break;
+      case Op::Gt:
+        op = Op::Lt;
+        break;
+      case Op::Ge:
+        op = Op::Le;
+        break;
+      default:
+        break;
+    }
+  }
+  if (a != t || c->op != Op::IntConst) return false;
+  if (negated) {
+    switch (op) {
+      case Op::Eq:
+        op = Op::Ne;
+        break;
+      case Op::Ne:
+        op = Op::Eq;
+        break;
+      case Op::Lt:
+        op = Op::Ge;
+        break;
+      case Op::Le:
+        op = Op::Gt;
+        break;
+      case Op::Gt:
+        op = Op::Le;
+        break;
+      case Op::Ge:
+        op = Op::Lt;
+        break;
+      default:
+        return false;
+    }
+  }
+  const BigInt& v = c->value;
+  auto atLeast = [&](BigInt x) { b.lo = b.lo && *b.lo > x ? *b.lo : x; };
+  auto atMost = [&](BigInt x) { b.hi = b.hi && *b.hi < x ? *b.hi : x; };
+  switch (op) {
+    case Op::Eq:
+      atLeast(v);
+      atMost(v);
+      return true;
+    case Op::Ne:
+      b.excluded.push_back(v);
+      return true;
+    case Op::Lt:
+      atMost(v - BigInt(1));
+      return true;
+    case Op::Le:
+      atMost(v);
+      return true;
+    case Op::Gt:
+      atLeast(v + BigInt(1));
+      return true;
+    case Op::Ge:
+      atLeast(v);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The least value of `t` satisfying `formulas` when they mention nothing else, found without a
 // solver, or nullopt when it cannot be found so.
 std::optional<BigInt> leastByEvaluation(ExprRef t, std::span<const ExprRef> formulas) {
   std::vector<BigInt> candidates;
   TypeRef type = t->type;
+  IntBounds bounds;
+  std::vector<ExprRef> rest;  // the formulas the candidates are evaluated on
   if (type->kind == TypeKind::Bool) {
     candidates = {BigInt(0), BigInt(1)};
   } else if (type->kind == TypeKind::Enum) {
@@ -111,14 +208,19 @@ std::optional<BigInt> leastByEvaluation(ExprRef t, std::span<const ExprRef> form
       }
     }
     std::sort(candidates.begin(), candidates.end(), minimiserOrder);
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   } else {
     return std::nullopt;
   }
+  for (ExprRef f : formulas)  // bit-vector comparisons keep their wrapping semantics: evaluated
+    if (type->kind != TypeKind::Int || !addComparison(f, t, bounds)) rest.push_back(f);
+  std::sort(bounds.excluded.begin(), bounds.excluded.end());
   for (const BigInt& v : candidates) {
+    if (!bounds.admits(v)) continue;
     Model m;
     setValue(m, t, v);
     bool all = true;
-    for (ExprRef f : formulas) {
+    for (ExprRef f : rest) {
       std::optional<bool> b = m.evalBool(f);
       if (!b) return std::nullopt;  // e.g. a division by zero the model leaves open
       if (!*b) {

@@ -25,7 +25,7 @@ const exec::State& Replay::before(size_t i) const {
   return states[i];
 }
 
-Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end) {
+Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end, bool keepStates) {
   const ir::Program& p = ev.program();
   const ir::Cfa& cfa = p.cfas[entry];
   Replay r;
@@ -47,12 +47,18 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
   r.states.push_back(std::move(st).value());
   addLabels(p, r.states.back(), r.labels);
   const exec::ObjectId self = r.states[0].threads[0].frames[0].self;
+  // The state path edge i runs from (without kept states: the only one there is).
+  auto from = [&](size_t i) -> const exec::State& {
+    if (keepStates) return r.before(i);
+    return r.callStarts.empty() || r.callStarts.back().first != i ? r.states.back()
+                                                                  : r.callStarts.back().second;
+  };
   size_t nextCall = 0;
   for (size_t i = 0; i <= end.path.size(); ++i) {
     // The method calls that start here, each once the previous one has returned.
     while (nextCall < end.calls.size() && end.calls[nextCall].pathStart == i) {
       const CallInputs& call = end.calls[nextCall++];
-      exec::State s = r.before(i);
+      exec::State s = from(i);
       const std::string name = p.cfas[call.method].name;
       if (!ev.terminated(s, 0)) {
         r.problem = "call " + std::to_string(nextCall) + " (" + name +
@@ -74,11 +80,20 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
         return r;
       }
       addLabels(p, s, r.labels);
+      if (!keepStates) r.callStarts.clear();
       r.callStarts.emplace_back(i, std::move(s));
     }
     if (i == end.path.size()) break;
     const ir::EdgeId id = end.path[i];
-    exec::State s = r.before(i);
+    // With every state kept, a copy steps on; otherwise the one state steps in place.
+    exec::State owned;
+    if (keepStates) {
+      owned = r.before(i);
+    } else if (!r.callStarts.empty() && r.callStarts.back().first == i) {
+      r.states.back() = std::move(r.callStarts.back().second);
+      r.callStarts.clear();
+    }
+    exec::State& s = keepStates ? owned : r.states.back();
     const std::string at = p.locName(s.threads[0].top().pc);
     if (!ev.enabled(s, 0, id)) {
       r.problem = "step " + std::to_string(i) + " at " + at + " ('" + p.edges[id].text +
@@ -101,7 +116,7 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
       r.problem = "step " + std::to_string(i) + " at " + at + " did not execute concretely";
       return r;
     }
-    r.states.push_back(std::move(s));
+    if (keepStates) r.states.push_back(std::move(s));
     addLabels(p, r.states.back(), r.labels);
   }
   if (nextCall != end.calls.size()) {

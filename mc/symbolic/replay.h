@@ -30,6 +30,9 @@ struct Replay {
   const exec::State& before(size_t i) const;
 };
 
-Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end);
+// `keepStates` false: `states` and `callStarts` hold only the last state (a test's labels and
+// error need no more, and a long path then costs no copy of every state).
+Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end,
+                  bool keepStates = true);
 
 }  // namespace tandem::symbolic

@@ -34,16 +34,12 @@ def model(name):
 # (name, arguments, the stats key the state bound counts, state bound, depth bound)
 COMMANDS = [
     ("check explicit", ["check", model("forever.tdm")], 20000, 30),
-    ("check symbolic", ["check", model("paths.tdm"), "--entry", "walk"], 300, 40),
+    ("check symbolic", ["check", model("paths.tdm"), "--entry", "walk"], 10000, 6100),
     ("prove", ["prove", model("toggles.tdm")], 5000, 3),
-    ("testgen classic", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "classic"],
-     300, 40),
-    ("testgen mixed", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "mixed"],
-     300, 40),
-    ("testgen exe", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "exe"], 300,
-     40),
-    ("testgen dart", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "dart"], 300,
-     40),
+    ("testgen classic", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "classic"], 10000, 6100),
+    ("testgen mixed", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "mixed"], 10000, 6100),
+    ("testgen exe", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "exe"], 10000, 6100),
+    ("testgen dart", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "dart"], 10000, 6100),
     ("run", ["run", model("grows.tdm"), "--steps", "100000000"], 1000, 1000),
     # The clauses go to a file (written, marked incomplete, when a bound stops the export).
     ("export-chc", ["export-chc", model("many.tdm"), "-o", os.devnull], 200, 3),
