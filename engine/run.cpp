@@ -86,6 +86,7 @@ class Walk {
         rng_(r.seed) {}
 
   void go(exec::State& s);
+  exec::RandomChooser& chooser() { return chooser_; }
 
   std::optional<ErrorInfo> error;
   std::string stopped;  // why the run ended without an error
@@ -108,7 +109,7 @@ class Walk {
     recent.push_back(std::move(ts));
     if (recent.size() > kErrorTraceSteps) recent.pop_front();
   }
-  // The bound that ends the walk before step `steps_`, if any.
+  // Whether a bound ends the walk before its next step (`stopped` says which).
   bool outOfBudget();
 
   const ir::Program& p_;
@@ -118,9 +119,6 @@ class Walk {
   StepObserver& observer_;
   exec::RandomChooser chooser_;
   std::mt19937_64 rng_;
-
- public:
-  exec::RandomChooser& chooser() { return chooser_; }
 };
 
 bool Walk::outOfBudget() {

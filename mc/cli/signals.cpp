@@ -7,11 +7,10 @@ namespace tandem::cli {
 
 namespace {
 
-// The one piece of process-wide state: what a signal handler can reach. Lock-free, so setting it
-// is async-signal-safe.
+// Process-wide state, because a signal handler can reach nothing else: the flag (lock-free, so
+// setting it is async-signal-safe) and the handlers to put back afterwards.
 std::atomic<bool> gInterrupted{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
-
 struct sigaction gOldInt, gOldTerm;
 
 extern "C" void onSignal(int sig) {

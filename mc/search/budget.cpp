@@ -62,11 +62,6 @@ double Budget::elapsed() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
 }
 
-bool Budget::interruptedOrLate() const {
-  if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return true;
-  return deadline_ && Clock::now() >= *deadline_;
-}
-
 bool Budget::stopFromWatchdog() const {
   if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return true;
   if (!limits_.memoryLimitMb || currentRssMb() < *limits_.memoryLimitMb) return false;

@@ -55,9 +55,6 @@ class Budget {
   bool poll();
   // The same, reading the clock and /proc now (before or after a long operation).
   bool pollNow();
-  // The interrupt flag or the deadline alone; safe to call from another thread (a solver's
-  // watchdog) while the engine runs.
-  bool interruptedOrLate() const;
   // For a solver's watchdog thread, while a query runs: the interrupt flag or the memory limit
   // (read from /proc). A memory stop found there is noted (thread-safe) and becomes this
   // budget's stop at its next poll, so the run names the limit, not the solver's unknown.
