@@ -41,13 +41,7 @@ void reportError(Report& rep, const ir::Program& p, const SymbolicRun& run, bool
     return;
   }
   rep.verdict = Verdict::Error;
-  ErrorInfo e;
-  e.kind = ir::errorKindName(rp.error->kind);
-  e.message = rp.error->message;
-  e.line = rp.error->loc.line;
-  e.trace = replayTrace(p, entry, rp, end);
-  e.label = p.locName(rp.errorLoc);
-  rep.error = std::move(e);
+  rep.error = replayError(p, entry, rp, end);
   rep.extra["inputs"] = inputsJson(end);
   if (classAnalysis) rep.extra["calls"] = callsJson(p, entry, end);
 }

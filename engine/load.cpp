@@ -20,19 +20,9 @@ namespace {
 
 // Command-line invariants are resolved against the lowered DVE program.
 void addDveInvariants(ir::Program& program, const std::vector<std::string>& invariants) {
-  for (const auto& text : invariants) {
-    SourceFile src("--invariant", text);
-    Diagnostics d(&src);
-    auto e = parseExpression(src, d);
-    ExprRef inv = e ? resolveGlobalCondition(*e, program, d, "--invariant") : nullptr;
-    if (!inv || d.hasErrors()) {
-      std::ostringstream err;
-      std::vector<FileDiagnostic> ds;
-      reportDiagnostics(d, "--invariant", err, &ds);
-      fail(ds, err.str());
-    }
-    program.invariants.push_back({"--invariant", inv, {}});
-  }
+  for (const auto& text : invariants)
+    program.invariants.push_back(
+        {"--invariant", parseGlobalCondition(program, text, "--invariant", "--invariant"), {}});
 }
 
 }  // namespace
@@ -59,6 +49,19 @@ std::unique_ptr<ir::Program> loadModel(const std::string& path,
   program->file = path;
   addDveInvariants(*program, invariants);
   return program;
+}
+
+ExprRef parseGlobalCondition(ir::Program& p, const std::string& text, const std::string& where,
+                             const std::string& what) {
+  SourceFile src(where, text);
+  Diagnostics d(&src);
+  auto e = parseExpression(src, d);
+  ExprRef cond = e ? resolveGlobalCondition(*e, p, d, what) : nullptr;
+  if (cond && !d.hasErrors()) return cond;
+  std::ostringstream err;
+  std::vector<FileDiagnostic> ds;
+  reportDiagnostics(d, where, err, &ds);
+  fail(ds, err.str());
 }
 
 }  // namespace tandem::engine

@@ -15,4 +15,11 @@ namespace tandem::engine {
 std::unique_ptr<ir::Program> loadModel(const std::string& path,
                                        const std::vector<std::string>& invariants);
 
+// `text` (an expression over the program's globals and process locations, as `--invariant` and
+// `--predicates` give them) resolved against the lowered program; `where` names it in
+// diagnostics ("--invariant", "preds.txt:3"), `what` in messages ("a predicate"). Throws
+// CommandError (input-error) with the diagnostics.
+ExprRef parseGlobalCondition(ir::Program& p, const std::string& text, const std::string& where,
+                             const std::string& what);
+
 }  // namespace tandem::engine

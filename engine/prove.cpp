@@ -3,16 +3,13 @@
 // and the report.
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include "abstraction/auto_predicates.h"
 #include "engine/api.h"
+#include "engine/load.h"
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
 #include "fabricate/triage.h"
-#include "mc/ir/frontend.h"
-#include "mc/ir/resolve_expr.h"
-#include "mc/lang/parser.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 
@@ -37,21 +34,7 @@ std::vector<ExprRef> readPredicates(const std::string& path, ir::Program& p) {
     if (b == std::string::npos) continue;
     t = t.substr(b);
     if (t.rfind("predicate ", 0) == 0) t = t.substr(10);
-    const std::string where = path + ":" + std::to_string(lineNo);
-    SourceFile src(where, t);
-    Diagnostics d(&src);
-    auto e = parseExpression(src, d);
-    ExprRef pred = e ? resolveGlobalCondition(*e, p, d, "a predicate") : nullptr;
-    if (!pred || d.hasErrors()) {
-      std::ostringstream err;
-      std::vector<FileDiagnostic> ds;
-      reportDiagnostics(d, where, err, &ds);
-      std::vector<Diagnostic> out2;
-      for (const auto& x : ds)
-        out2.push_back({path, static_cast<uint32_t>(lineNo), x.loc.col, x.message});
-      throw CommandError(CommandError::Kind::Input, std::move(out2), err.str());
-    }
-    out.push_back(pred);
+    out.push_back(parseGlobalCondition(p, t, path + ":" + std::to_string(lineNo), "a predicate"));
   }
   return out;
 }

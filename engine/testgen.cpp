@@ -72,15 +72,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     if (!rp.followed) t["diverged"] = rp.problem;
     if (error) {
       t["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
-      if (!rep.error) {
-        ErrorInfo e;
-        e.kind = ir::errorKindName(rp.error->kind);
-        e.message = rp.error->message;
-        e.line = rp.error->loc.line;
-        e.trace = replayTrace(p, entry, rp, end);
-        e.label = p.locName(rp.errorLoc);
-        rep.error = std::move(e);
-      }
+      if (!rep.error) rep.error = replayError(p, entry, rp, end);
       ++failing;
     }
     for (const std::string& l : rp.labels)

@@ -159,6 +159,17 @@ std::vector<TraceStep> replayTrace(const ir::Program& p, ir::CfaId entry, const 
   return steps;
 }
 
+ErrorInfo replayError(const ir::Program& p, ir::CfaId entry, const symbolic::Replay& r,
+                      const symbolic::PathEnd& end) {
+  ErrorInfo e;
+  e.kind = ir::errorKindName(r.error->kind);
+  e.message = r.error->message;
+  e.line = r.error->loc.line;
+  e.trace = replayTrace(p, entry, r, end);
+  e.label = p.locName(r.errorLoc);
+  return e;
+}
+
 nlohmann::json valueJson(const exec::Value& v) {
   if (v.isIntegral() && v.toBigInt().toInt64()) return *v.toBigInt().toInt64();
   if (v.kind() == exec::ValueKind::Bool) return v.asBool();

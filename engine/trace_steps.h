@@ -32,6 +32,9 @@ std::string moveText(const ir::Program& p, const search::Move& m);
 // the class analysis each step's `process` is the call it belongs to, e.g. `push(3)`.
 std::vector<TraceStep> replayTrace(const ir::Program& p, ir::CfaId entry, const symbolic::Replay& r,
                                    const symbolic::PathEnd& end);
+// The report's error for a replay that raised it (`r.error` set).
+ErrorInfo replayError(const ir::Program& p, ir::CfaId entry, const symbolic::Replay& r,
+                      const symbolic::PathEnd& end);
 // `C(1, 2)` for a class initialiser, `m(3)` for a method, `f(4)` for a procedure.
 std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec::Value>& args);
 nlohmann::json valueJson(const exec::Value& v);  // numbers, booleans, lists, else text

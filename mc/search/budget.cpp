@@ -69,7 +69,7 @@ bool Budget::stopFromWatchdog() const {
   return true;
 }
 
-bool Budget::poll() {
+bool Budget::checkFlags() {
   if (stop_) return true;
   if (memoryFromWatchdog_.load(std::memory_order_relaxed)) {
     stop(StopKind::Memory);
@@ -79,20 +79,17 @@ bool Budget::poll() {
     stop(StopKind::Interrupted);
     return true;
   }
+  return false;
+}
+
+bool Budget::poll() {
+  if (checkFlags()) return true;
   if (++calls_ % kClockEvery != 0) return false;
   return checkClockAndMemory();
 }
 
 bool Budget::pollNow() {
-  if (stop_) return true;
-  if (memoryFromWatchdog_.load(std::memory_order_relaxed)) {
-    stop(StopKind::Memory);
-    return true;
-  }
-  if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) {
-    stop(StopKind::Interrupted);
-    return true;
-  }
+  if (checkFlags()) return true;
   nextMemoryCheck_ = Clock::now();
   return checkClockAndMemory();
 }

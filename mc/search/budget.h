@@ -79,6 +79,7 @@ class Budget {
   void stop(StopKind kind, std::string reason);
 
  private:
+  bool checkFlags();  // a stop already found, the watchdog's memory stop, the interrupt flag
   bool checkClockAndMemory();
 
   Limits limits_;
