@@ -51,10 +51,10 @@ struct Attempt {
   Certificate certificate;    // Sat
 };
 
-class MixedPathSolver final : public PathSolver {
+class MixedPathSolver final : public CachedPathSolver {
  public:
   MixedPathSolver(smt::Solver& solver, const exec::Evaluator& concrete, const MixedOptions& o)
-      : solver_(solver, *concrete.program().exprs),
+      : CachedPathSolver(solver, *concrete.program().exprs),
         concrete_(concrete),
         em_(*concrete.program().exprs),
         o_(o),
@@ -62,23 +62,7 @@ class MixedPathSolver final : public PathSolver {
 
   std::string name() const override { return std::string("mixed/") + heuristicName(o_.heuristic); }
 
-  PcAnswer check(std::span<const ExprRef> pc) override {
-    PcAnswer a = decide(pc);
-    stats_.cacheSat = solver_.cacheStats().satHits;
-    stats_.cacheUnsat = solver_.cacheStats().unsatHits;
-    return a;
-  }
-
-  smt::MinimizedModel inputs(std::span<const ExprRef> pc, const Certificate& certificate,
-                             std::span<const ExprRef> terms) override {
-    // A path condition with a complex part always comes with its certificate (the path's last
-    // sat answer); without one it has none, and the condition goes to the solver as it is.
-    return solver_.minimize(certificate ? std::span<const ExprRef>(*certificate) : pc, terms);
-  }
-
-  std::shared_ptr<const smt::Model> knownModel(std::span<const ExprRef> formulas) override {
-    return solver_.knownModel(formulas);
-  }
+  PcAnswer check(std::span<const ExprRef> pc) override { return counted(decide(pc)); }
 
  private:
   PcAnswer decide(std::span<const ExprRef> pc) {
@@ -271,7 +255,6 @@ class MixedPathSolver final : public PathSolver {
     return std::nullopt;
   }
 
-  CachedSolver solver_;
   const exec::Evaluator& concrete_;
   ExprManager& em_;
   MixedOptions o_;

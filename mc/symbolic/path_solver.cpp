@@ -39,31 +39,16 @@ BigInt randomInput(std::mt19937_64& rng, TypeRef type) {
 
 namespace {
 
-class ClassicPathSolver final : public PathSolver {
+class ClassicPathSolver final : public CachedPathSolver {
  public:
-  ClassicPathSolver(smt::Solver& solver, ExprManager& em) : solver_(solver, em) {}
+  ClassicPathSolver(smt::Solver& solver, ExprManager& em) : CachedPathSolver(solver, em) {}
 
   std::string name() const override { return "classic"; }
 
   PcAnswer check(std::span<const ExprRef> pc) override {
     ++stats_.checks;
-    PcAnswer a = PcAnswer::of(solver_.check(pc));
-    stats_.cacheSat = solver_.cacheStats().satHits;
-    stats_.cacheUnsat = solver_.cacheStats().unsatHits;
-    return a;
+    return counted(PcAnswer::of(solver_.check(pc)));
   }
-
-  smt::MinimizedModel inputs(std::span<const ExprRef> pc, const Certificate& certificate,
-                             std::span<const ExprRef> terms) override {
-    return solver_.minimize(certificate ? std::span<const ExprRef>(*certificate) : pc, terms);
-  }
-
-  std::shared_ptr<const smt::Model> knownModel(std::span<const ExprRef> formulas) override {
-    return solver_.knownModel(formulas);
-  }
-
- private:
-  CachedSolver solver_;
 };
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "mc/expr/expr.h"
 #include "mc/smt/minimize_model.h"
 #include "mc/smt/solver.h"
+#include "mc/symbolic/cached_solver.h"
 #include "mc/symbolic/sym_state.h"
 
 namespace tandem::symbolic {
@@ -81,6 +82,33 @@ class PathSolver {
 
  protected:
   SolvingStats stats_;
+};
+
+// The path solvers that ask the SMT solver through KLEE's counterexample cache (classic, mixed):
+// ended paths get their inputs by sliced minimisation, starting from a cached model.
+class CachedPathSolver : public PathSolver {
+ public:
+  CachedPathSolver(smt::Solver& solver, ExprManager& em) : solver_(solver, em) {}
+
+  smt::MinimizedModel inputs(std::span<const ExprRef> pc, const Certificate& certificate,
+                             std::span<const ExprRef> terms) override {
+    // A path condition with a complex part always comes with its certificate (the path's last
+    // sat answer); without one it has none, and the condition goes to the solver as it is.
+    return solver_.minimize(certificate ? std::span<const ExprRef>(*certificate) : pc, terms);
+  }
+  std::shared_ptr<const smt::Model> knownModel(std::span<const ExprRef> formulas) override {
+    return solver_.knownModel(formulas);
+  }
+
+ protected:
+  // `a`, after the cache's answers are copied into the stats.
+  PcAnswer counted(PcAnswer a) {
+    stats_.cacheSat = solver_.cacheStats().satHits;
+    stats_.cacheUnsat = solver_.cacheStats().unsatHits;
+    return a;
+  }
+
+  CachedSolver solver_;
 };
 
 // Minimised model of the conjunction of `formulas` over `terms` (smt::minimizeFormulas: the
