@@ -5,7 +5,6 @@
 #include <map>
 #include <set>
 
-#include "mc/ir/ir_printer.h"
 #include "mc/symbolic/fold_locations.h"
 
 namespace tandem::abstraction {
@@ -14,6 +13,10 @@ namespace {
 
 bool isExactType(TypeRef t) {
   return t && (t->kind == TypeKind::Bool || t->kind == TypeKind::Enum);
+}
+
+uint32_t exactCode(const exec::Value& v, TypeRef t) {
+  return t->kind == TypeKind::Bool ? (v.asBool() ? 1 : 0) : v.enumIndex();
 }
 
 }  // namespace
@@ -31,8 +34,7 @@ const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
   Scope sc;
   const exec::ThreadId globalThread = p_.isClosed() ? exec::kNoThread : 0;
   for (ExprRef e : global_) sc.preds.push_back({e, globalThread, kTopFrame});
-  for (ir::VarId v : p_.globals)
-    if (isExactType(p_.vars[v].type)) sc.exact.push_back({v, globalThread, kTopFrame});
+  for (ir::VarId v : p_.globals) addExact(sc, v, globalThread, kTopFrame);
   for (size_t i = 0; i < pcs.size(); ++i) {
     const ir::Cfa& cfa = p_.cfas[p_.locs[pcs[i]].cfa];
     // Closed systems: position i is thread i. Open systems: frame i of thread 0.
@@ -43,9 +45,24 @@ const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
       for (ExprRef e : p_.classes[cfa.classIndex].predicates) sc.preds.push_back({e, tid, frame});
     for (ExprRef e : cfa.predicates) sc.preds.push_back({e, tid, frame});
     for (ir::VarId v : cfa.locals)
-      if (!p_.vars[v].hidden && isExactType(p_.vars[v].type)) sc.exact.push_back({v, tid, frame});
+      if (!p_.vars[v].hidden) addExact(sc, v, tid, frame);
+    if (p_.isClosed())
+      for (ir::VarId v : cfa.processLocals) addExact(sc, v, tid, frame);
   }
   return scopes_.emplace(pcs, std::move(sc)).first->second;
+}
+
+void Abstraction::addExact(Scope& sc, ir::VarId v, exec::ThreadId thread, uint32_t frame) const {
+  ExprManager& em = *p_.exprs;
+  TypeRef t = p_.vars[v].type;
+  ExprRef x = em.var(v, t);
+  if (isExactType(t)) {
+    sc.exact.push_back({v, x, thread, frame});
+  } else if (t->isFixedArray() && isExactType(t->elem) && t->length <= kMaxExactElements) {
+    for (int64_t i = 0; i < t->length; ++i)
+      sc.exact.push_back(
+          {v, em.mk(Op::Select, t->elem, {x, em.intConst(BigInt(i))}), thread, frame});
+  }
 }
 
 std::vector<ir::LocId> Abstraction::locations(const exec::State& s) const {
@@ -62,7 +79,6 @@ AbstractState Abstraction::alpha(const exec::State& s) const {
   AbstractState a;
   a.pcs = locations(s);
   const Scope& sc = scopeAt(a.pcs);
-  ExprManager& em = *p_.exprs;
   // A caller's predicates read its frame: evaluate them with the frames above it removed.
   std::map<uint32_t, exec::State> below;
   auto view = [&](uint32_t frame) -> const exec::State& {
@@ -80,12 +96,8 @@ AbstractState Abstraction::alpha(const exec::State& s) const {
                                                                 : Truth::False));
   }
   for (const Scope::Exact& x : sc.exact) {
-    const ir::Variable& v = p_.vars[x.var];
-    auto r = ev_.eval(em.var(x.var, v.type), view(x.frame), x.thread);
-    uint32_t code = 0;
-    if (r)
-      code = v.type->kind == TypeKind::Bool ? (r.value().asBool() ? 1 : 0) : r.value().enumIndex();
-    a.exact.push_back(code);
+    auto r = ev_.eval(x.expr, view(x.frame), x.thread);
+    a.exact.push_back(r ? exactCode(r.value(), x.expr->type) : 0);
   }
   return a;
 }
@@ -99,7 +111,9 @@ ExprRef Abstraction::predicateValue(const Scope::Pred& pr, const symbolic::SymCo
   std::vector<symbolic::Obligation> obls;
   ExprRef e = foldLocations(pr.expr, c.pcs);
   symbolic::SymValue v;
-  if (pr.frame == kTopFrame || pr.frame + 1 >= c.st.frames.size()) {
+  if (p_.isClosed()) {
+    v = sev.eval(e, c.st, obls, pr.thread);  // the thread's pid and process locals
+  } else if (pr.frame == kTopFrame || pr.frame + 1 >= c.st.frames.size()) {
     v = sev.eval(e, c.st, obls);
   } else {
     symbolic::SymState below = c.st;
@@ -136,120 +150,14 @@ ExprRef Abstraction::gamma(const AbstractState& a, const symbolic::SymConfig& c,
     }
   }
   for (size_t i = 0; i < sc.exact.size(); ++i) {
-    const ir::Variable& var = p_.vars[sc.exact[i].var];
-    ExprRef v =
-        predicateValue({em.var(sc.exact[i].var, var.type), sc.exact[i].thread, sc.exact[i].frame},
-                       c, sev, nullptr);
-    ExprRef k = var.type->kind == TypeKind::Bool ? em.boolConst(a.exact[i] != 0)
-                                                 : em.enumConst(var.type, a.exact[i]);
+    const Scope::Exact& x = sc.exact[i];
+    ExprRef v = predicateValue({x.expr, x.thread, x.frame}, c, sev, nullptr);
+    TypeRef t = x.expr->type;
+    ExprRef k =
+        t->kind == TypeKind::Bool ? em.boolConst(a.exact[i] != 0) : em.enumConst(t, a.exact[i]);
     lits.push_back(em.mkEq(v, k));
   }
   return em.mkAnd(std::span<const ExprRef>(lits));
-}
-
-std::string Abstraction::locationText(const std::vector<ir::LocId>& pcs) const {
-  std::string out;
-  for (size_t t = 0; t < pcs.size(); ++t) {
-    if (t) out += p_.isClosed() ? ", " : " > ";  // open systems: the call stack
-    const ir::Cfa& cfa = p_.cfas[p_.locs[pcs[t]].cfa];
-    if (p_.isClosed() && cfa.kind == ir::CfaKind::Process) out += cfa.name + "@";
-    out += p_.locName(pcs[t]);
-  }
-  return out;
-}
-
-std::string Abstraction::formulaText(const AbstractState& a) const {
-  const Scope& sc = scopeAt(a.pcs);
-  std::string out;
-  auto add = [&out](const std::string& s) { out += (out.empty() ? "" : " && ") + s; };
-  for (size_t i = 0; i < sc.preds.size(); ++i) {
-    std::string text = ir::exprToString(p_, sc.preds[i].expr);
-    switch (static_cast<Truth>(a.truth[i])) {
-      case Truth::True:
-        add(text);
-        break;
-      case Truth::False:
-        add("!(" + text + ")");
-        break;
-      case Truth::Undefined:
-        add("undefined(" + text + ")");
-        break;
-    }
-  }
-  for (size_t i = 0; i < sc.exact.size(); ++i) {
-    const ir::Variable& var = p_.vars[sc.exact[i].var];
-    std::string value = var.type->kind == TypeKind::Bool ? (a.exact[i] ? "true" : "false")
-                                                         : var.type->members[a.exact[i]];
-    add(var.name + " == " + value);
-  }
-  return out.empty() ? "true" : out;
-}
-
-std::string Abstraction::classInvariantText(uint32_t classIndex,
-                                            const std::vector<const AbstractState*>& as) const {
-  size_t globalExact = 0;
-  for (ir::VarId v : p_.globals)
-    if (isExactType(p_.vars[v].type)) ++globalExact;
-  return disjunctionText(as, global_.size() + p_.classes[classIndex].predicates.size(),
-                         globalExact);
-}
-
-std::string Abstraction::disjunctionText(const std::vector<const AbstractState*>& as,
-                                         size_t keepPreds, size_t keepExact) const {
-  if (as.empty()) return "false";
-  const Scope& sc = scopeAt(as.front()->pcs);
-  const size_t k = std::min(sc.preds.size(), keepPreds);
-  const size_t exact = std::min(sc.exact.size(), keepExact);
-  // A cube: one entry per predicate (Truth, or -1 for "either"), then the exact values.
-  using Cube = std::vector<int>;
-  std::set<Cube> cubes;
-  for (const AbstractState* a : as) {
-    Cube c(a->truth.begin(), a->truth.begin() + static_cast<std::ptrdiff_t>(k));
-    c.insert(c.end(), a->exact.begin(), a->exact.begin() + static_cast<std::ptrdiff_t>(exact));
-    cubes.insert(std::move(c));
-  }
-  for (bool merged = true; merged;) {
-    merged = false;
-    for (auto i = cubes.begin(); i != cubes.end() && !merged; ++i) {
-      for (size_t bit = 0; bit < k && !merged; ++bit) {
-        if ((*i)[bit] != static_cast<int>(Truth::True)) continue;
-        Cube other = *i;
-        other[bit] = static_cast<int>(Truth::False);
-        if (!cubes.count(other)) continue;
-        Cube joined = *i;
-        joined[bit] = -1;
-        cubes.erase(other);
-        cubes.erase(i);
-        cubes.insert(std::move(joined));
-        merged = true;
-      }
-    }
-  }
-  std::string out;
-  for (const Cube& c : cubes) {
-    std::string conj;
-    auto add = [&conj](const std::string& s) { conj += (conj.empty() ? "" : " && ") + s; };
-    for (size_t i = 0; i < k; ++i) {
-      if (c[i] < 0) continue;
-      std::string text = ir::exprToString(p_, sc.preds[i].expr);
-      if (c[i] == static_cast<int>(Truth::True))
-        add(text);
-      else if (c[i] == static_cast<int>(Truth::False))
-        add("!(" + text + ")");
-      else
-        add("undefined(" + text + ")");
-    }
-    for (size_t i = 0; i < exact; ++i) {
-      const ir::Variable& var = p_.vars[sc.exact[i].var];
-      const auto v = static_cast<uint32_t>(c[k + i]);
-      add(var.name + " == " +
-          (var.type->kind == TypeKind::Bool ? std::string(v ? "true" : "false")
-                                            : var.type->members[v]));
-    }
-    if (conj.empty()) return "true";
-    out += (out.empty() ? "" : " || ") + (cubes.size() > 1 ? "(" + conj + ")" : conj);
-  }
-  return out;
 }
 
 }  // namespace tandem::abstraction

@@ -2,7 +2,8 @@
 // concrete state to its abstract state; gamma turns an abstract state into a formula over a
 // symbolic state, for the SMT solver. Predicates in scope at a location vector are the global
 // ones (declared, or from --predicates) and the scoped ones of each thread's current procedure,
-// method (with its class's predicates) or process. Bool and enum variables in scope are exact.
+// method (with its class's predicates) or process. Bool and enum variables in scope, and the
+// elements of their fixed-length arrays of up to kMaxExactElements, are exact.
 #pragma once
 
 #include <map>
@@ -22,14 +23,17 @@ namespace tandem::abstraction {
 // systems: the one thread's call stack, bottom first, so the callers' predicates stay in scope
 // while a callee runs.
 inline constexpr uint32_t kTopFrame = UINT32_MAX;
+inline constexpr int64_t kMaxExactElements = 16;
 struct Scope {
   struct Pred {
     ExprRef expr;
     exec::ThreadId thread;
     uint32_t frame = kTopFrame;
   };
+  // A bool or enum variable, or one element of a short fixed-length array of them.
   struct Exact {
     ir::VarId var;
+    ExprRef expr;  // the variable, or `var[i]`
     exec::ThreadId thread;
     uint32_t frame = kTopFrame;
   };
@@ -56,11 +60,13 @@ class Abstraction {
   // AtLoc replaced by constants for the threads' locations `pcs` (symbolic::foldLocations).
   ExprRef foldLocations(ExprRef e, const std::vector<ir::LocId>& pcs) const;
 
-  // Text for reports: "P1@C, P2@A" and "x1 <= x2 && !(px == null) && b == true".
+  // Text for reports (abstraction_text.cpp): "P[0]@C, Q@A" and the raw valuation
+  // "x1 <= x2 && !(px == null) && P[1].b == true" (process-scoped predicates name the instance).
   std::string locationText(const std::vector<ir::LocId>& pcs) const;
   std::string formulaText(const AbstractState& a) const;
-  // The disjunction of abstract states at one location vector, with cubes that differ in one
-  // predicate merged (x && y || x && !y is printed as x), for the invariant in reports.
+  // The disjunction of abstract states at one location vector, for the invariant in reports:
+  // cubes that differ in one predicate merged (x && y || x && !y is printed as x), literals the
+  // others imply left out (literals.h), false comparisons complemented (`t != s`).
   // Only the first `keepPreds` predicates and `keepExact` exact variables of the scope count
   // (a projection).
   std::string disjunctionText(const std::vector<const AbstractState*>& as,
@@ -70,8 +76,16 @@ class Abstraction {
   std::string classInvariantText(uint32_t classIndex,
                                  const std::vector<const AbstractState*>& as) const;
   size_t globalPredicateCount() const { return global_.size(); }
+  // Closed systems: `e`, a predicate of thread `t`'s process, with `pid` and the process's own
+  // variables named for that instance (`P[1].t`); other expressions unchanged.
+  ExprRef instantiate(ExprRef e, exec::ThreadId t) const;
 
  private:
+  std::pair<ir::CfaId, uint32_t> processOf(exec::ThreadId t) const;  // (CFA, instance)
+  // Adds the exact terms of variable `v` (nothing when it is not exact) to `sc`.
+  void addExact(Scope& sc, ir::VarId v, exec::ThreadId thread, uint32_t frame) const;
+  std::string exactText(const Scope::Exact& x, uint32_t value) const;
+
   const ir::Program& p_;
   const exec::Evaluator& ev_;
   std::vector<ExprRef> global_;

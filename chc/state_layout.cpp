@@ -47,6 +47,12 @@ SymValue elementInputs(const ir::Program& p, const symbolic::SymEvaluator& sev,
   return SymValue::array(std::move(xs));
 }
 
+// `P[1].` for the names of a thread's process locals.
+std::string threadPrefix(const ir::Program& p, const symbolic::SymThread& th) {
+  const ir::Cfa& cfa = p.cfas[th.cfa];
+  return cfa.name + (cfa.instances > 1 ? "[" + std::to_string(th.instance) + "]" : "") + ".";
+}
+
 }  // namespace
 
 void inputsToElementForm(const ir::Program& p, const symbolic::SymEvaluator& sev, SymConfig& c,
@@ -64,6 +70,13 @@ void inputsToElementForm(const ir::Program& p, const symbolic::SymEvaluator& sev
       const ir::Variable& v = p.vars[id];
       if (v.slot < f.locals.size())
         f.locals[v.slot] = elementInputs(p, sev, v.name, v.type, f.locals[v.slot], map, arrays);
+    }
+  for (symbolic::SymThread& th : c.st.threads)
+    for (ir::VarId id : p.cfas[th.cfa].processLocals) {
+      const ir::Variable& v = p.vars[id];
+      if (v.slot < th.locals.size())
+        th.locals[v.slot] = elementInputs(p, sev, threadPrefix(p, th) + v.name, v.type,
+                                          th.locals[v.slot], map, arrays);
     }
   if (map.empty()) return;
   std::vector<ExprRef> symbols;
@@ -135,6 +148,14 @@ std::vector<StateLayout::Slot> StateLayout::slots(const SymConfig& c) const {
     const ir::Variable& v = p_.vars[id];
     if (v.slot >= c.st.globals.size()) throw Unsupported("a global without a value");
     slotsOf(v.name, v.type, c.st.globals[v.slot], out);
+  }
+  for (const symbolic::SymThread& th : c.st.threads) {  // closed systems: process locals
+    const ir::Cfa& cfa = p_.cfas[th.cfa];
+    for (ir::VarId id : cfa.processLocals) {
+      const ir::Variable& v = p_.vars[id];
+      if (v.slot >= th.locals.size()) throw Unsupported("a process local without a value");
+      slotsOf(threadPrefix(p_, th) + v.name, v.type, th.locals[v.slot], out);
+    }
   }
   if (!p_.isClosed()) {  // closed systems keep only the stepping thread's frame: no state there
     for (const symbolic::SymFrame& f : c.st.frames) {
@@ -208,6 +229,12 @@ void StateLayout::toElementForm(SymConfig& c) const {
       const ir::Variable& v = p_.vars[id];
       if (v.slot < f.locals.size())
         f.locals[v.slot] = elementForm(v.name, v.type, f.locals[v.slot]);
+    }
+  for (symbolic::SymThread& th : c.st.threads)
+    for (ir::VarId id : p_.cfas[th.cfa].processLocals) {
+      const ir::Variable& v = p_.vars[id];
+      if (v.slot < th.locals.size())
+        th.locals[v.slot] = elementForm(threadPrefix(p_, th) + v.name, v.type, th.locals[v.slot]);
     }
 }
 

@@ -12,6 +12,7 @@
 #include "fabricate/triage.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
+#include "mc/symbolic/initial_models.h"
 
 namespace tandem::engine {
 
@@ -199,6 +200,13 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   po.progress = &rb.progress;
   auto solver = makeSolver(r, p, rb.budget);
   exec::Evaluator ev(p, natives);
+  if (po.entry == ir::kNone && symbolic::needsInitialModels(p)) {
+    // The initial states of a closed system with unbounded inputs, for Execute and triage (the
+    // invariance checks cover every initial state symbolically either way).
+    auto initial = symbolic::enumerateInitialStates(p, ev, *solver, symbolic::kMaxInitialStates);
+    if (initial.complete)
+      po.initial = std::make_shared<const std::vector<exec::State>>(std::move(initial.states));
+  }
 
   Report rep;
   rep.command = "prove";

@@ -5,13 +5,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "fabricate/concretize.h"
 #include "mc/expr/expr_walk.h"
 #include "mc/search/driver.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/searcher.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/fragments.h"
+#include "mc/symbolic/model_state.h"
 
 namespace tandem::fabricate {
 
@@ -66,6 +66,8 @@ class Prover {
     g.entryHasNoInputs = o.entry != ir::kNone && p.cfas[o.entry].params.empty();
     g.classIndex = o.classIndex;
     g.argPool = o.argPool;
+    g.initial = o.initial;
+    g.initialUnchecked = true;  // ExecVisitor::expand checks them, with a node for the trace
     return g;
   }
   // A bound or an interrupt ends the run: the reason goes to cut_.
@@ -393,7 +395,7 @@ bool Prover::checkInvariantsOf(uint32_t id, Fragments& f) {
       auto r = query({f.gammaPre[i], em.mkNot(v)});
       if (!r.isSat()) continue;
       ++stats_.fabricatedStates;
-      startFrom(concretize(p_, f.pres[i], solver_.model(), shape()), true, id);
+      startFrom(symbolic::concretize(p_, f.pres[i], solver_.model(), shape()), true, id);
       fabricated = true;
       break;
     }
@@ -431,7 +433,7 @@ bool Prover::checkPass() {
           if (!r.isSat()) continue;
           // A state of this abstract state fails: fabricate it and let execution show how.
           ++stats_.fabricatedStates;
-          exec::State s = concretize(p_, f.pres[i], solver_.model(), shape());
+          exec::State s = symbolic::concretize(p_, f.pres[i], solver_.model(), shape());
           startFrom(s, true, id);
           if (!errorEdges_.count(key)) {  // execution took another branch (e.g. a havoc)
             nodes_[id].error = true;
@@ -459,7 +461,7 @@ bool Prover::checkPass() {
           continue;
         }
         ++stats_.fabricatedStates;
-        startFrom(concretize(p_, end.post, solver_.model(), shape()), true, id);
+        startFrom(symbolic::concretize(p_, end.post, solver_.model(), shape()), true, id);
         fabricated = true;
       }
     }
@@ -473,7 +475,7 @@ void Prover::enumerateCandidates(const std::vector<ExprRef>& as, const SymConfig
   std::vector<uint32_t> radix;
   for (size_t i = 0; i < sc.preds.size(); ++i) radix.push_back(2);
   for (const auto& x : sc.exact) {
-    TypeRef t = p_.vars[x.var].type;
+    TypeRef t = x.expr->type;
     radix.push_back(t->kind == TypeKind::Bool ? 2 : static_cast<uint32_t>(t->members.size()));
   }
   uint64_t total = 1;
@@ -516,7 +518,7 @@ void Prover::initialCheck() {
     auto r = query(as);
     if (!r.isSat()) return;
     // A model of the initial condition is a real initial state, not a fabricated one.
-    exec::State s0 = concretize(p_, c0, solver_.model(), shape());
+    exec::State s0 = symbolic::concretize(p_, c0, solver_.model(), shape());
     startFrom(s0, false, -1);
     if (!atCutpoint(s0) || !index_.count(abs_.alpha(s0)))  // no progress would loop forever
       throw symbolic::NotImplemented("initial states outside the cutpoints");

@@ -42,6 +42,9 @@ struct ProveOptions {
   uint64_t seed = 0;
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
   std::vector<ExprRef> extraPredicates;
+  // Closed systems with unbounded inputs: their initial states (symbolic/initial_models.h), for
+  // Execute and triage; null when explicit enumeration suffices or there are too many.
+  std::shared_ptr<const std::vector<exec::State>> initial;
   // The run's budget (not owned); null: one of its own from `limits`. --max-states counts the
   // concrete states executed over the whole run; --max-depth bounds the depth of the abstract
   // state graph (abstract states that far from an initial one are not expanded, and the

@@ -39,11 +39,12 @@ std::optional<TriageResult> triage(const ir::Program& p, exec::Evaluator& ev, sm
   std::array<bool, ir::kErrorKinds> tracked{};
   tracked[static_cast<size_t>(target.kind)] = true;
   const std::atomic<bool>* interrupt = po.budget ? po.budget->interruptFlag() : nullptr;
-  if (!hasInputs(p, po.entry)) {
+  if (!hasInputs(p, po.entry) || po.initial) {
     search::GenericOptions go;
     go.tracked = tracked;
     go.entry = po.entry;
     go.entryHasNoInputs = po.entry != ir::kNone;
+    go.initial = po.initial;
     search::GenericSystem sys(p, ev, go);
     search::Budget budget(triageLimits(to, po.budget, false), interrupt);
     search::ExploreOptions eo;

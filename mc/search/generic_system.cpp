@@ -83,8 +83,9 @@ std::vector<exec::Value> poolValues(const ir::Program& p, const std::vector<ir::
 GenericSystem::GenericSystem(const ir::Program& p, exec::Evaluator& ev, GenericOptions opts)
     : p_(p), ev_(ev), opts_(opts), codec_(p) {}
 
-void GenericSystem::emit(const exec::State& s, const Move& move, SuccessorSink& sink) {
-  if (tracked(ir::ErrorKind::Invariant)) {
+void GenericSystem::emit(const exec::State& s, const Move& move, SuccessorSink& sink,
+                         bool initial) {
+  if (tracked(ir::ErrorKind::Invariant) && !(initial && opts_.initialUnchecked)) {
     auto st = ev_.checkInvariants(s);
     if (!st.ok()) {
       const auto& e = st.error();
@@ -107,6 +108,17 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
     Enumerator en({});
     do {
       auto r = build(en);
+      if (en.unbounded() && opts_.initial) {
+        for (size_t i = 0; i < opts_.initial->size(); ++i) {
+          const exec::State& s = (*opts_.initial)[i];
+          auto holds = ev_.initsHold(s);
+          if (!holds.ok() || !holds.value()) continue;
+          Move m;  // named by its position among the given states
+          m.choices = {source, static_cast<uint32_t>(i)};
+          emit(s, m, sink, true);
+        }
+        return;
+      }
       if (en.unbounded()) {
         sink.incomplete(
             "an initial value of an unbounded type is not fixed (an input): "
@@ -126,7 +138,7 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
       Move m;  // an initial state is named by its source (which test) and its choices
       m.choices.push_back(source);
       m.choices.insert(m.choices.end(), en.taken().begin(), en.taken().end());
-      emit(r.value(), m, sink);
+      emit(r.value(), m, sink, true);
     } while (en.advance());
   };
   if (opts_.entry == ir::kNone) {

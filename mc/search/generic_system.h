@@ -26,6 +26,13 @@ struct GenericOptions {
   // bools and enums take every value). Without tests, init's arguments come from the pool too.
   uint32_t classIndex = ir::kNone;
   std::vector<int64_t> argPool;
+  // Closed systems whose initial values include an unbounded input: the initial states, found by
+  // the caller (symbolic/initial_models.h). Without them such a system's exploration is
+  // incomplete.
+  std::shared_ptr<const std::vector<exec::State>> initial;
+  // Initial states are emitted without checking the invariants: the caller checks them (prove's
+  // Execute, which keeps every state it reports an error of).
+  bool initialUnchecked = false;
 };
 
 class GenericSystem final : public TransitionSystem {
@@ -47,7 +54,8 @@ class GenericSystem final : public TransitionSystem {
   class Enumerator;
   void expand(const exec::State& s, exec::ThreadId t, Move& move, unsigned depth,
               SuccessorSink& sink);
-  void emit(const exec::State& s, const Move& move, SuccessorSink& sink);
+  // `initial`: an initial state (with GenericOptions::initialUnchecked, emitted unchecked).
+  void emit(const exec::State& s, const Move& move, SuccessorSink& sink, bool initial = false);
   // Class analysis: the method calls possible from `s` (a returned init or method).
   void methodCalls(const exec::State& s, SuccessorSink& sink);
   // Every tuple of arguments for `params` (empty if a type cannot take values from the pool).

@@ -10,7 +10,9 @@
 namespace tandem::symbolic {
 
 // `e` with every AtLoc replaced by true or false for the threads' locations `pcs` (closed
-// systems: one per thread, numbered as `concrete` numbers them; open systems: thread 0).
+// systems: one per thread, numbered as `concrete` numbers them; open systems: thread 0). An
+// instance that is not a constant becomes a choice over the instances; one out of range is left
+// as an AtLoc for the symbolic evaluator's range check.
 ExprRef foldLocations(const ir::Program& p, const exec::Evaluator& concrete, ExprRef e,
                       std::span<const ir::LocId> pcs);
 

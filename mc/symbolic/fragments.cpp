@@ -95,13 +95,11 @@ std::vector<SymConfig> FragmentBuilder::prestates(const std::vector<ir::LocId>& 
     base.st.globals[v.slot] = freshValue(v.type, v.name);
   }
   if (class_ != ir::kNone) base.st.heap.push_back(freshObject(base.st.pathCond));
-  std::vector<SymConfig> out{base};
   if (p_.isClosed()) {
-    for (ir::CfaId c : threadCfa_)
-      if (!p_.cfas[c].processLocals.empty() || !p_.cfas[c].locals.empty())
-        throw NotImplemented("fabricating process-local variables");
-    return out;
+    base.st.threads = freshThreads(base.st.pathCond);
+    return {base};
   }
+  std::vector<SymConfig> out{base};
   std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::vector<SymValue>>> refs;
   for (size_t depth = 0; depth < pcs.size(); ++depth) {
     const ir::CfaId cfa = p_.locs[pcs[depth]].cfa;
@@ -261,11 +259,33 @@ class FragmentBuilder::Policy final : public TransferPolicy {
   std::vector<FragmentEnd>& ends_;
 };
 
+std::vector<SymThread> FragmentBuilder::freshThreads(std::vector<ExprRef>& facts) const {
+  std::vector<SymThread> out;
+  std::vector<uint32_t> instance(p_.cfas.size(), 0);
+  for (ir::CfaId c : threadCfa_) {
+    const ir::Cfa& cfa = p_.cfas[c];
+    // A process's frame variables (not its process locals) live only during one step: the
+    // fragments between cutpoints would lose them.
+    if (!cfa.locals.empty())
+      throw NotImplemented("fabricating frame variables of processes (" + cfa.name + ")");
+    SymThread th{c, instance[c]++, {}};
+    const std::string prefix =
+        cfa.name + (cfa.instances > 1 ? "[" + std::to_string(th.instance) + "]" : "") + ".";
+    for (ir::VarId id : cfa.processLocals) {
+      const ir::Variable& v = p_.vars[id];
+      if (v.slot >= th.locals.size()) th.locals.resize(v.slot + 1);
+      if (v.type->kind == TypeKind::Ref || v.type->kind == TypeKind::Class)
+        throw NotImplemented("fabricating process-local references or objects");
+      th.locals[v.slot] = freshValue(v.type, prefix + v.name);
+      if (th.locals[v.slot].isSymbolicArray())
+        facts.push_back(nonNegative(th.locals[v.slot].length));
+    }
+    out.push_back(std::move(th));
+  }
+  return out;
+}
+
 SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond) const {
-  if (p_.isClosed())
-    for (ir::CfaId t : threadCfa_)
-      if (!p_.cfas[t].processLocals.empty() || !p_.cfas[t].locals.empty())
-        throw NotImplemented("fabricating process-local variables");
   SymConfig c;
   // The initial condition assumes the initialisers succeed: their errors are not fragments'.
   std::vector<SymConfig> none;
@@ -289,6 +309,7 @@ SymState FragmentBuilder::threadState(const SymConfig& c, size_t t) const {
     SymFrame f = transfer_.makeFrame(threadCfa_[t], exec::kNoObject, ir::kNone);
     f.pc = c.pcs[t];
     s.frames.assign(1, std::move(f));
+    s.thread = static_cast<exec::ThreadId>(t);
   }
   return s;
 }

@@ -37,8 +37,7 @@ class FragmentBuilder {
   // takes), one configuration per combination. Class analysis: the object under test (object 0,
   // `this` of the class's frames) has fresh fields. Conditions every state satisfies (array
   // lengths are not negative) are in the configuration's path condition. Throws NotImplemented
-  // for state shapes the fabrication does not handle yet (references between objects,
-  // process-local variables).
+  // for state shapes the fabrication does not handle yet (references between objects).
   std::vector<SymConfig> prestates(const std::vector<ir::LocId>& pcs) const;
   // The symbolic initial configuration: inputs (entry parameters, uninitialised globals) are
   // fresh symbols; `init` conditions and the initialisers' checks go into `initCond` (an
@@ -61,6 +60,9 @@ class FragmentBuilder {
   std::vector<SymValue> refCandidates(TypeRef refType, const std::vector<ir::LocId>& pcs,
                                       size_t depth) const;
   ExprRef nonNegative(ExprRef length) const;  // length >= 0
+  // Closed systems: every thread with fresh process locals (named `P[1].t`); facts about them
+  // (array lengths) go to `facts`.
+  std::vector<SymThread> freshThreads(std::vector<ExprRef>& facts) const;
   // Class analysis: fresh values for the fields of object `self` of the class under test.
   SymObject freshObject(std::vector<ExprRef>& facts) const;
   static constexpr size_t kMaxStack = 16;

@@ -3,15 +3,9 @@
 #include <optional>
 
 #include "mc/symbolic/complex_terms.h"
+#include "mc/symbolic/sym_eval_ctx.h"
 
 namespace tandem::symbolic {
-
-struct SymEvaluator::Ctx {
-  const SymState& s;
-  ExprRef guard;  // the short-circuit context the expression is reached under
-  std::vector<Obligation>& obls;
-  bool old = false;  // inside old(): globals and heap from the frame's entry snapshot
-};
 
 namespace {
 
@@ -187,12 +181,17 @@ void SymEvaluator::checkPath(const Ctx& c, const SymLvalue& lv) const {
 }
 
 SymValue SymEvaluator::eval(ExprRef e, const SymState& s, std::vector<Obligation>& obls) const {
-  Ctx c{s, exprs().trueExpr(), obls, false};
+  return eval(e, s, obls, s.thread);
+}
+
+SymValue SymEvaluator::eval(ExprRef e, const SymState& s, std::vector<Obligation>& obls,
+                            exec::ThreadId thread) const {
+  Ctx c{s, exprs().trueExpr(), obls, false, thread};
   return evalIn(c, e);
 }
 
 SymLvalue SymEvaluator::lvalue(ExprRef e, const SymState& s, std::vector<Obligation>& obls) const {
-  Ctx c{s, exprs().trueExpr(), obls, false};
+  Ctx c{s, exprs().trueExpr(), obls, false, s.thread};
   return lvalueIn(c, e);
 }
 
@@ -221,7 +220,7 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       ExprRef a = scalarOf(evalIn(c, e->kid(0)), e);
       ExprRef cond = e->op == Op::Or ? em.mkNot(a) : a;  // when the right operand is evaluated
       if (cond->isFalse()) return SymValue::scalar(e->op == Op::And ? a : em.trueExpr());
-      Ctx inner{c.s, em.mkAnd(c.guard, cond), c.obls, c.old};
+      Ctx inner{c.s, em.mkAnd(c.guard, cond), c.obls, c.old, c.thread};
       ExprRef b = scalarOf(evalIn(inner, e->kid(1)), e);
       if (e->op == Op::And) return SymValue::scalar(em.mkAnd(a, b));
       if (e->op == Op::Or) return SymValue::scalar(em.mkOr(a, b));
@@ -263,14 +262,19 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       return evalCall(c, e);
     case Op::Old: {
       if (c.s.frames.empty() || !c.s.top().old) throw NotImplemented("old() here");
-      return evalIn(Ctx{c.s, c.guard, c.obls, true}, e->kid(0));
+      return evalIn(Ctx{c.s, c.guard, c.obls, true, c.thread}, e->kid(0));
     }
     case Op::Star:
       throw NotImplemented("a nondeterministic value inside an expression");
-    case Op::Pid:
-    case Op::AtLoc:
+    case Op::Pid: {
+      const SymThread* th = currentThread(c);
+      if (!th) throw NotImplemented("pid outside a process");
+      return SymValue::scalar(em.intConst(BigInt(static_cast<int64_t>(th->instance)), e->type));
+    }
     case Op::ProcLocal:
-      throw NotImplemented(std::string("the operator ") + opName(e->op));
+      return evalProcessLocal(c, e);
+    case Op::AtLoc:
+      return atLocationResidue(c, e);
     default: {
       std::vector<ExprRef> kids;
       for (ExprRef k : e->kids) kids.push_back(scalarOf(evalIn(c, k), e));
@@ -285,8 +289,9 @@ SymValue SymEvaluator::evalIte(const Ctx& c, ExprRef e) const {
   ExprRef cond = scalarOf(evalIn(c, e->kid(0)), e);
   if (cond->isTrue()) return evalIn(c, e->kid(1));
   if (cond->isFalse()) return evalIn(c, e->kid(2));
-  SymValue a = evalIn(Ctx{c.s, em.mkAnd(c.guard, cond), c.obls, c.old}, e->kid(1));
-  SymValue b = evalIn(Ctx{c.s, em.mkAnd(c.guard, em.mkNot(cond)), c.obls, c.old}, e->kid(2));
+  SymValue a = evalIn(Ctx{c.s, em.mkAnd(c.guard, cond), c.obls, c.old, c.thread}, e->kid(1));
+  SymValue b =
+      evalIn(Ctx{c.s, em.mkAnd(c.guard, em.mkNot(cond)), c.obls, c.old, c.thread}, e->kid(2));
   if (a.kind == SymValue::Kind::Scalar && b.kind == SymValue::Kind::Scalar)
     return SymValue::scalar(mk(Op::Ite, e->type, {cond, a.expr, b.expr}));
   if (a.kind == SymValue::Kind::Array && b.kind == SymValue::Kind::Array &&
@@ -428,11 +433,19 @@ SymLvalue SymEvaluator::lvalueIn(const Ctx& c, ExprRef e) const {
           if (c.s.frames.empty() || c.s.top().self == exec::kNoObject)
             throw NotImplemented("a field outside its class");
           return SymLvalue{exec::AddressBase::Field, 0, c.s.top().self, v.slot, {}};
-        case ir::VarScope::ProcessLocal:
-          break;
+        case ir::VarScope::ProcessLocal: {
+          const SymThread* th = currentThread(c);
+          if (!th || th->cfa != v.owner)
+            throw NotImplemented("a process variable outside its process");
+          SymLvalue lv{exec::AddressBase::ProcessLocal, 0, exec::kNoObject, v.slot, {}};
+          lv.thread = c.thread;
+          return lv;
+        }
       }
-      throw NotImplemented("process variables");
+      throw NotImplemented("a variable scope");
     }
+    case Op::ProcLocal:
+      return processLocalLvalue(c, e);
     case Op::Field: {
       SymValue o = evalIn(c, e->kid(0));
       if (o.isNull()) {
@@ -494,9 +507,9 @@ const SymValue& SymEvaluator::rootOf(const Ctx& c, const SymLvalue& lv) const {
     case exec::AddressBase::Local:
       return c.s.frames[lv.frame].locals[lv.slot];
     case exec::AddressBase::ProcessLocal:
-      break;
+      return c.s.threads[lv.thread].locals[lv.slot];
   }
-  throw NotImplemented("process variables");
+  throw NotImplemented("an address base");
 }
 
 SymValue SymEvaluator::load(const Ctx& c, const SymLvalue& lv, TypeRef type) const {
@@ -522,7 +535,8 @@ void SymEvaluator::store(SymState& s, const SymLvalue& lv, SymValue v) const {
       root = &s.frames[lv.frame].locals[lv.slot];
       break;
     case exec::AddressBase::ProcessLocal:
-      throw NotImplemented("process variables");
+      root = &s.threads[lv.thread].locals[lv.slot];
+      break;
   }
   *root = withElement(*root, lv.path, v);
 }

@@ -59,6 +59,10 @@ class SymEvaluator {
   const exec::Evaluator& concrete() const { return concrete_; }
   // Throws NotImplemented for constructs outside the symbolic executor.
   SymValue eval(ExprRef e, const SymState& s, std::vector<Obligation>& obls) const;
+  // Closed systems: as seen by thread `thread` (its `pid` and process locals) rather than by the
+  // state's own SymState::thread.
+  SymValue eval(ExprRef e, const SymState& s, std::vector<Obligation>& obls,
+                exec::ThreadId thread) const;
   SymLvalue lvalue(ExprRef e, const SymState& s, std::vector<Obligation>& obls) const;
   void store(SymState& s, const SymLvalue& lv, SymValue v) const;
   // A constant or term for a concrete value of type `t` (and back, for constants).
@@ -113,6 +117,21 @@ class SymEvaluator {
   // `a == b` for references and objects (null included).
   ExprRef sameReference(const SymValue& a, const SymValue& b) const;
   ExprRef asInt(ExprRef index) const;  // an index or length as an int term
+
+  // --- Closed systems (sym_process.cpp) ---
+  // The instance of `P[i].v` or `P[i]@L` (kid 0, if any) of `process`, its range check obliged:
+  // known when constant, failed when it cannot be in range.
+  struct Instance {
+    ExprRef term;
+    std::optional<uint32_t> known;
+    bool failed = false;
+  };
+  const SymThread* currentThread(const Ctx& c) const;  // null outside a process
+  Instance instanceOf(const Ctx& c, ExprRef e, ir::CfaId process) const;
+  SymLvalue processLocalAt(ir::VarId var, uint32_t instance) const;
+  SymLvalue processLocalLvalue(const Ctx& c, ExprRef e) const;  // Op::ProcLocal
+  SymValue evalProcessLocal(const Ctx& c, ExprRef e) const;
+  SymValue atLocationResidue(const Ctx& c, ExprRef e) const;  // Op::AtLoc left by foldLocations
 
   // The operands of a complex term, concretized by the policy when there is one.
   void concretizeOperands(const Ctx& c, std::vector<ExprRef>& kids) const;

@@ -29,14 +29,16 @@ class NotImplemented : public std::runtime_error {
 using Certificate = std::shared_ptr<const std::vector<ExprRef>>;
 
 // A place in a symbolic state: a variable (a global, a local of the frame at depth `frame`, a
-// field of heap object `object`) and a path of array indices below it, each a constant or a term.
-// An lvalue whose evaluation failed has slot == ir::kNone (no place: the path fails there).
+// field of heap object `object`, a process-local variable of thread `thread`) and a path of array
+// indices below it, each a constant or a term. An lvalue whose evaluation failed has
+// slot == ir::kNone (no place: the path fails there).
 struct SymAddress {
   exec::AddressBase base = exec::AddressBase::Global;
   uint32_t frame = 0;                       // Local
   exec::ObjectId object = exec::kNoObject;  // Field
   uint32_t slot = 0;
   std::vector<ExprRef> path;
+  exec::ThreadId thread = 0;  // ProcessLocal
 
   bool valid() const { return slot != ir::kNone; }
   static SymAddress none() { return SymAddress{exec::AddressBase::Global, 0, 0, ir::kNone, {}}; }
@@ -127,8 +129,20 @@ struct SymCall {
   size_t pathStart = 0;
 };
 
+// A thread of a closed system (exec::Thread without its call stack): its process, its `pid` and
+// its process-local variables. The rule set's thread has none.
+struct SymThread {
+  ir::CfaId cfa = ir::kNone;
+  uint32_t instance = 0;
+  std::vector<SymValue> locals;  // by Variable::slot
+};
+
 struct SymState {
-  std::vector<SymValue> globals;     // by Variable::slot
+  std::vector<SymValue> globals;  // by Variable::slot
+  // Closed systems: every thread, and the one whose code `frames` run (its `pid` and process
+  // locals are the ones unqualified names mean). Open systems: none.
+  std::vector<SymThread> threads;
+  exec::ThreadId thread = 0;
   std::vector<SymObject> heap;       // by object id, in allocation order
   std::vector<SymFrame> frames;      // bottom first
   std::vector<ExprRef> pathCond;     // conjuncts, none of them constant true

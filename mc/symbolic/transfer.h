@@ -67,8 +67,9 @@ class TransferPolicy {
 
 // The thread that takes a step. Symbolic states hold one call stack (SymState::frames) so far:
 // the caller puts the moving thread's frames there (an open system's one thread, or a frame
-// selected for a process of a closed system). `locations` are every thread's locations (closed
-// systems: `P@L` folds to a constant against them); empty for open systems.
+// selected for a process of a closed system, with SymState::thread naming it). `locations` are
+// every thread's locations (closed systems: `P@L` folds to a constant against them); empty for
+// open systems.
 struct Mover {
   exec::ThreadId thread = 0;
   std::span<const ir::LocId> locations;
@@ -120,6 +121,9 @@ class Transfer {
 
   // --- transfer_frames.cpp ---
   void initGlobals(Ctx& c) const;
+  // Closed systems: every thread (processes in order, their instances, then the rule set) with
+  // its process locals initialised, as the reference evaluator makes them.
+  void initThreads(Ctx& c) const;
   std::shared_ptr<const SymSnapshot> snapshot(const SymState& s) const;
   // Allocates an object of the class with default fields; its id.
   exec::ObjectId allocate(SymState& s, uint32_t classIndex) const;

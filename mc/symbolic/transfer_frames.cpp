@@ -70,10 +70,40 @@ void Transfer::initGlobals(Ctx& c) const {
     if (!ob.ok->isTrue()) s.pathCond.push_back(ob.ok);
 }
 
+void Transfer::initThreads(Ctx& c) const {
+  SymState& s = c.s;
+  std::vector<Obligation> obls;
+  for (ir::CfaId p : p_.processes) {
+    const ir::Cfa& cfa = p_.cfas[p];
+    for (uint32_t i = 0; i < cfa.instances; ++i) {
+      s.thread = static_cast<exec::ThreadId>(s.threads.size());
+      s.threads.push_back(SymThread{p, i, {}});
+      std::vector<SymValue>& locals = s.threads.back().locals;
+      for (ir::VarId id : cfa.processLocals) {
+        const ir::Variable& v = p_.vars[id];
+        if (v.slot >= locals.size()) locals.resize(v.slot + 1);
+        locals[v.slot] = ev_.defaultOf(v.type);
+      }
+      // Initialisers may read `pid`, globals and the process's earlier locals.
+      for (ir::VarId id : cfa.processLocals) {
+        const ir::Variable& v = p_.vars[id];
+        if (!v.init) continue;
+        SymValue x = ev_.coerce(eval(c, v.init, obls), v.type);
+        s.threads[s.thread].locals[v.slot] = std::move(x);
+      }
+    }
+  }
+  if (p_.rules != ir::kNone) s.threads.push_back(SymThread{p_.rules, 0, {}});
+  s.thread = 0;
+  for (const Obligation& ob : obls)
+    if (!ob.ok->isTrue()) s.pathCond.push_back(ob.ok);
+}
+
 bool Transfer::enter(SymState& s, ir::CfaId entry, TransferPolicy& policy) const {
   const Mover none;
   Ctx c{s, none, policy};
   initGlobals(c);
+  if (p_.isClosed()) initThreads(c);
   std::vector<Obligation> obls;
   for (ExprRef init : p_.inits) {  // over globals only
     SymValue b = eval(c, init, obls);

@@ -228,7 +228,31 @@ TEST_CASE("export-chc: the command line") {
   CHECK(cls.rc == 2);
   auto misplaced = tandemCli({"prove", sharedFile("bakery2.tdm"), "-o", out});
   CHECK(misplaced.rc == 2);
-  auto pid = tandemCli({"export-chc", sharedFile("peterson2.tdm")});
-  CHECK(pid.rc == 2);
-  CHECK(pid.err.find("tandem: error: export-chc: ") == 0);
+  auto pid = tandemCli({"export-chc", sharedFile("peterson2.tdm"), "--json"});
+  CHECK(pid.rc == 0);
+  CHECK(nlohmann::json::parse(pid.out)["stats"]["predicates"] == 16);
+}
+
+TEST_CASE("export-chc: pid and process-local variables are arguments per instance") {
+  const std::string ticket = R"(
+var next: int = 0;
+var serving: int = 0;
+process P[2] {
+  var t: int = 0;
+  A: t, next := next, next + 1;
+  B: await serving == t;
+  C: skip;
+  D: serving := serving + 1;
+     goto A;
+}
+invariant mutex: !(P[0]@C && P[1]@C);
+)";
+  chc::HornSystem hs = exportOf(*loadText(ticket));
+  // next, serving, P[0].t, P[1].t
+  CHECK(hs.text.find("(declare-fun inv_P0.A_P1.A (Int Int Int Int) Bool)") != std::string::npos);
+  CHECK(solveHorn(hs.text) == "sat");
+  // Without the ticket's own variable the lock is broken: a process enters on any ticket.
+  std::string broken = ticket;
+  broken.replace(broken.find("await serving == t"), 18, "await serving >= 0");
+  CHECK(solveHorn(exportOf(*loadText(broken)).text) == "unsat");
 }

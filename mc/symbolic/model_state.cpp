@@ -1,6 +1,6 @@
-#include "fabricate/concretize.h"
+#include "mc/symbolic/model_state.h"
 
-namespace tandem::fabricate {
+namespace tandem::symbolic {
 
 namespace {
 
@@ -15,11 +15,11 @@ exec::Value scalarValue(TypeRef type, const BigInt& x) {
 
 }  // namespace
 
-exec::Value modelValue(const symbolic::SymValue& v, TypeRef t, const smt::Model& m) {
+exec::Value modelValue(const SymValue& v, TypeRef t, const smt::Model& m) {
   switch (v.kind) {
-    case symbolic::SymValue::Kind::Ref: {
+    case SymValue::Kind::Ref: {
       if (!v.addr) return exec::Value::null();
-      const symbolic::SymAddress& a = *v.addr;
+      const SymAddress& a = *v.addr;
       exec::Address out{a.base,  0,
                         a.frame, a.base == exec::AddressBase::Field ? a.object : exec::ObjectId{0},
                         a.slot,  {}};
@@ -27,9 +27,9 @@ exec::Value modelValue(const symbolic::SymValue& v, TypeRef t, const smt::Model&
         out.path.push_back(static_cast<uint64_t>(intIn(m, i).toInt64().value_or(0)));
       return exec::Value::ref(std::move(out));
     }
-    case symbolic::SymValue::Kind::Object:
+    case SymValue::Kind::Object:
       return exec::Value::object(v.object);
-    case symbolic::SymValue::Kind::Array: {
+    case SymValue::Kind::Array: {
       std::vector<exec::Value> xs;
       TypeRef elem = t ? t->elem : nullptr;
       if (v.elems) {
@@ -40,26 +40,26 @@ exec::Value modelValue(const symbolic::SymValue& v, TypeRef t, const smt::Model&
       // are meant to be executed).
       const int64_t n = intIn(m, v.length).toInt64().value_or(0);
       if (n < 0 || n > (int64_t{1} << 16))
-        throw symbolic::NotImplemented("a fabricated array of length " + std::to_string(n));
+        throw NotImplemented("a fabricated array of length " + std::to_string(n));
       auto arr = m.evalArray(v.expr);
       for (int64_t i = 0; i < n; ++i)
         xs.push_back(scalarValue(elem, arr ? arr->at(BigInt(i)) : BigInt(0)));
       return exec::Value::array(std::move(xs));
     }
-    case symbolic::SymValue::Kind::Scalar:
+    case SymValue::Kind::Scalar:
       break;
   }
   return scalarValue(t ? t : v.expr->type, intIn(m, v.expr));
 }
 
-exec::State concretize(const ir::Program& p, const symbolic::SymConfig& c, const smt::Model& m,
+exec::State concretize(const ir::Program& p, const SymConfig& c, const smt::Model& m,
                        exec::State shape) {
   for (ir::VarId id : p.globals) {
     const ir::Variable& v = p.vars[id];
     shape.globals[v.slot] = modelValue(c.st.globals[v.slot], v.type, m);
   }
   shape.heap.clear();
-  for (const symbolic::SymObject& o : c.st.heap) {
+  for (const SymObject& o : c.st.heap) {
     exec::HeapObject obj{o.classIndex, {}};
     const ir::ClassInfo& cls = p.classes[o.classIndex];
     obj.fields.resize(o.fields.size());
@@ -70,8 +70,16 @@ exec::State concretize(const ir::Program& p, const symbolic::SymConfig& c, const
     shape.heap.push_back(std::move(obj));
   }
   if (p.isClosed()) {
-    for (size_t t = 0; t < c.pcs.size() && t < shape.threads.size(); ++t)
-      shape.threads[t].top().pc = c.pcs[t];
+    for (size_t t = 0; t < c.pcs.size() && t < shape.threads.size(); ++t) {
+      exec::Thread& th = shape.threads[t];
+      th.top().pc = c.pcs[t];
+      if (t >= c.st.threads.size()) continue;
+      for (ir::VarId id : p.cfas[th.cfa].processLocals) {
+        const ir::Variable& v = p.vars[id];
+        if (v.slot < th.processLocals.size() && v.slot < c.st.threads[t].locals.size())
+          th.processLocals[v.slot] = modelValue(c.st.threads[t].locals[v.slot], v.type, m);
+      }
+    }
     return shape;
   }
   // Open system: the call stack of the one thread, bottom first.
@@ -79,7 +87,7 @@ exec::State concretize(const ir::Program& p, const symbolic::SymConfig& c, const
   frames.resize(1);
   if (!c.st.frames.empty()) shape.threads[0].cfa = c.st.frames[0].cfa;  // a method, in a class
   for (size_t d = 0; d < c.st.frames.size(); ++d) {
-    const symbolic::SymFrame& f = c.st.frames[d];
+    const SymFrame& f = c.st.frames[d];
     if (d > 0) frames.emplace_back();
     exec::Frame& cf = frames.back();
     cf.cfa = f.cfa;
@@ -95,4 +103,4 @@ exec::State concretize(const ir::Program& p, const symbolic::SymConfig& c, const
   return shape;
 }
 
-}  // namespace tandem::fabricate
+}  // namespace tandem::symbolic
