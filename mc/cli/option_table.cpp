@@ -83,7 +83,7 @@ std::vector<OptionSpec> buildTable() {
      parsed(&Options::search, parseSearch)},
     {"seed", 0, V::Natural, "N", "0", "seed of every random choice", kCheck | kProve | kTestgen | kRun, {}, to(&Options::seed)},
     {"max-depth", 0, V::Count, "N", "none", "bound on the depth: of the state graph (check), of a path (symbolic execution), of the abstract state graph (prove), of the cutpoint graph (export-chc), on the steps (run)", kAnalyses, {}, to(&Options::maxDepth)},
-    {"max-states", 0, V::Count, "N", "none", "bound on the states: stored (check), expanded (symbolic execution), executed (prove), location vectors (export-chc), visited (run)", kAnalyses, {}, to(&Options::maxStates)},
+    {"max-states", 0, V::Count, "N", "none", "bound on the states: stored (check), expanded (symbolic execution), executed and triaged (prove), location vectors (export-chc), visited (run)", kAnalyses, {}, to(&Options::maxStates)},
     {"timeout", 0, V::Seconds, "S", "none", "bound on the run time, in seconds", kAnalyses, {}, to(&Options::timeout)},
     {"memory-limit", 0, V::Count, "MB", "none", "bound on the memory (resident set), in MB", kAnalyses, {}, to(&Options::memoryLimitMb)},
     // Properties.
