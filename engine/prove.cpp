@@ -1,15 +1,14 @@
-// `tandem prove`: abstraction fabrication (fabricate/prover.h), then triage of a potential error
-// (fabricate/triage.h), --check-proof with the other back end, --dot of the abstract state graph,
-// and the report.
+// `tandem prove`: abstraction fabrication (fabricate/prover.h), then triage of the potential errors
+// (engine/prove_errors.h), --check-proof with the other back end, --dot of the abstract state
+// graph, and the report.
 #include <fstream>
 #include <set>
 
 #include "abstraction/auto_predicates.h"
 #include "engine/api.h"
 #include "engine/load.h"
+#include "engine/prove_errors.h"
 #include "engine/setup.h"
-#include "engine/trace_steps.h"
-#include "fabricate/triage.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/initial_models.h"
@@ -38,63 +37,6 @@ std::vector<ExprRef> readPredicates(const std::string& path, ir::Program& p) {
     out.push_back(parseGlobalCondition(p, t, path + ":" + std::to_string(lineNo), "a predicate"));
   }
   return out;
-}
-
-search::Trace toSearchTrace(const fabricate::ProveTrace& t) {
-  search::Trace tr;
-  tr.initial = t.initial;
-  tr.steps = t.steps;
-  tr.replayed = true;
-  return tr;
-}
-
-ErrorInfo errorInfo(const exec::ExecError& e, std::vector<TraceStep> steps,
-                    const std::string& label) {
-  ErrorInfo info;
-  info.kind = ir::errorKindName(e.kind);
-  info.message = e.message;
-  info.line = e.loc.line;
-  info.trace = std::move(steps);
-  info.label = label;
-  return info;
-}
-
-std::string labelOf(const ir::Program& p, const fabricate::ProveTrace& t) {
-  if (t.steps.empty()) {
-    if (t.initial.threads.empty()) return "(initial state)";
-    return p.locName(t.initial.threads[0].top().pc);
-  }
-  const auto& last = t.steps.back();
-  return p.locName(last.before.threads[last.move.thread].top().pc);
-}
-
-std::vector<TraceStep> proveSteps(const ir::Program& p, const fabricate::ProveTrace& t) {
-  std::vector<TraceStep> steps = traceSteps(p, toSearchTrace(t));
-  if (steps.empty()) {  // the failing state itself was fabricated
-    TraceStep ts;
-    ts.label = labelOf(p, t);
-    ts.statement = "(fabricated state)";
-    ts.state = stateJson(p, t.initial);
-    if (p.isClosed()) ts.locations = locationsJson(p, t.initial);
-    steps.push_back(std::move(ts));
-  }
-  steps.front().fabricated = t.fabricated;
-  return steps;
-}
-
-// The report's error for what triage found from an initial state.
-ErrorInfo triagedError(const ir::Program& p, const fabricate::TriageResult& t, ir::CfaId entry) {
-  if (t.trace) {
-    std::string label = "(initial state)";
-    if (!t.trace->steps.empty()) {
-      const auto& last = t.trace->steps.back();
-      label = p.locName(last.before.threads[last.move.thread].top().pc);
-    }
-    return errorInfo(t.error, traceSteps(p, *t.trace), label);
-  }
-  const symbolic::PathEnd& end = *t.path;
-  return errorInfo(t.error, replayTrace(p, entry, t.replay, end),
-                   p.locName(p.edges[end.path.back()].from));
 }
 
 // Class analysis: the integer arguments execution tries (ISSTA'06, Sect. 5.1: "a small concrete
@@ -151,7 +93,10 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r) {
   po.tracked = r.tracked;
   po.cutpoints = r.cutpoints;
   po.engine = r.engine;
-  po.hybrid = r.hybrid;
+  if (r.hybrid) po.stall = r.stall.value_or(fabricate::kDefaultStall);
+  // Hybrid execution ends where coverage stalls; a fixed bound only when one is given.
+  po.executeBound = r.executeBound;
+  if (!r.executeBound && !r.hybrid) po.executeBound = fabricate::kDefaultExecuteBound;
   po.search = r.search;
   po.seed = r.seed;
   const uint32_t cls = classOf(r, p);
@@ -215,15 +160,7 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   std::string proofCheck;
   try {
     res = fabricate::prove(p, ev, *solver, po);
-    if (res.outcome == fabricate::ProveResult::Outcome::PotentialError && res.problem) {
-      if (auto real = fabricate::triage(p, ev, *solver, po, r.triage, res.problem->error)) {
-        res.outcome = fabricate::ProveResult::Outcome::Error;
-        rep.error = triagedError(p, *real, po.entry);
-        rep.extra["triage"] = "reproduced from an initial state";
-      } else {
-        rep.extra["triage"] = "not reproduced from an initial state within the bounds";
-      }
-    }
+    triagePotentialErrors(p, ev, *solver, po, r.triage, res, rep);
     if (r.checkProof && res.outcome == fabricate::ProveResult::Outcome::Proved) {
       SolverRequest other = r.solver;
       other.backend = smt::otherBackend(r.solver.backend);
@@ -257,8 +194,7 @@ Report prove(ir::Program& p, const ProveRequest& r) {
     rep.reason = "internal error: the proof did not re-check: " + proofCheck;
   }
   if (!rep.error && res.problem && rep.verdict != Verdict::Proved)
-    rep.error = errorInfo(res.problem->error, proveSteps(p, res.problem->trace),
-                          labelOf(p, res.problem->trace));
+    rep.error = proveError(p, *res.problem);
   if (rep.verdict == Verdict::Proved) {
     std::string text;
     nlohmann::json per = nlohmann::json::object();
@@ -283,6 +219,7 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   rep.stats["executions"] = s.executions;
   rep.stats["invariance_checks"] = s.invarianceChecks;
   rep.stats["unknown_answers"] = s.unknownAnswers;
+  rep.stats["stalled_executions"] = s.stalledExecutions;
   addRunStats(rep.stats, rb.budget);
   rep.extra["engine"] = engineName(r.engine);
   rep.extra["cutpoints"] = r.cutpoints == ir::CutpointMode::All ? "all" : "loops";

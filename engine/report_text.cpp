@@ -94,6 +94,16 @@ void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
     errorHead(os, *r.error);
     errorTrace(os, *r.error, o.trace);
   }
+  const json& potential = r.extra.value("potential_errors", json::array());
+  // A single potential error that triage reproduced is the error shown above.
+  if (!potential.empty() && (r.verdict != Verdict::Error || potential.size() > 1)) {
+    os << "potential errors (" << potential.size() << "), each from the first abstract state it "
+       << "was reached from, and its triage:\n";
+    for (const json& e : potential)
+      os << "  " << e["kind"].get<std::string>() << " at line " << num(e["line"]) << ", column "
+         << num(e["column"]) << ", from " << e["location"].get<std::string>() << ": "
+         << e["state"].get<std::string>() << "\n    " << e["triage"].get<std::string>() << "\n";
+  }
   os << num(st["abstract_states"]) << " abstract states, " << num(st["fabricated_states"])
      << " fabricated states, " << num(st["solver_queries"]) << " solver queries, "
      << num(st["executions"]) << " executions, " << num(st["states"]) << " concrete states, "

@@ -61,6 +61,9 @@ struct CheckRequest : Request {
 struct ProveRequest : Request {
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
   bool autoPredicates = false, hybrid = false;
+  // Hybrid: --stall (fabricate::kDefaultStall unless given). --execute-bound: the concrete states
+  // per Execute (unless given: fabricate::kDefaultExecuteBound, none in hybrid mode).
+  std::optional<uint64_t> stall, executeBound;
   std::string predicatesFile;
   fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
   bool checkProof = false;

@@ -1,7 +1,9 @@
 #include "fabricate/prover.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -32,7 +34,7 @@ class Prover {
         abs_(p, ev, o.extraPredicates),
         sev_(p, ev),
         frag_(p, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked, o.classIndex),
-        sys_(p, ev, genericOptions(p, o)),
+        sys_(p, ev, executeOptions(p, o)),
         ownBudget_(o.budget ? nullptr : std::make_unique<search::Budget>(o.limits)),
         budget_(o.budget ? *o.budget : *ownBudget_),
         quiet_(nullptr, budget_),
@@ -59,17 +61,13 @@ class Prover {
   class Sink;
   class ExecVisitor;
 
-  static search::GenericOptions genericOptions(const ir::Program& p, const ProveOptions& o) {
-    search::GenericOptions g;
-    g.tracked = o.tracked;
-    g.entry = o.entry;
-    g.entryHasNoInputs = o.entry != ir::kNone && p.cfas[o.entry].params.empty();
-    g.classIndex = o.classIndex;
-    g.argPool = o.argPool;
-    g.initial = o.initial;
-    g.initialUnchecked = true;  // ExecVisitor::expand checks them, with a node for the trace
+  // Execute checks the initial states' invariants itself, with a node for the trace.
+  static search::GenericOptions executeOptions(const ir::Program& p, const ProveOptions& o) {
+    search::GenericOptions g = executionOptions(p, o);
+    g.initialUnchecked = true;
     return g;
   }
+
   // A bound or an interrupt ends the run: the reason goes to cut_.
   bool outOfBudget() {
     if (stop_) return true;
@@ -107,6 +105,9 @@ class Prover {
   void execute(std::vector<size_t> starts);
   void startFrom(const exec::State& s, bool fabricated, int64_t fromAbstract);
   void recordProblem(size_t node, const exec::ExecError& e, const search::Move* failing);
+  // The potential error `e` reached from abstract state `from` (-1: none): its entry, and whether
+  // it is new (then its trace is still to be filled in).
+  std::pair<PotentialError*, bool> notePotential(const exec::ExecError& e, int64_t from);
   ProveTrace traceTo(size_t node) const;
   smt::CheckResult query(std::vector<ExprRef> as);
   ExprRef notCovered(const SymConfig& post);
@@ -143,8 +144,17 @@ class Prover {
 
   std::vector<CNode> cnodes_;
   std::unordered_set<std::string> visited_;
-  std::optional<FoundProblem> real_, potential_;
-  std::set<std::pair<uint32_t, uint8_t>> errorEdges_;  // (source line, kind) already found
+  // An error's identity: its kind and source position.
+  using ErrorKey = std::tuple<uint8_t, uint32_t, uint32_t>;
+  static ErrorKey keyOf(const exec::ExecError& e) {
+    return {static_cast<uint8_t>(e.kind), e.loc.line, e.loc.col};
+  }
+  std::optional<FoundProblem> real_;
+  std::vector<PotentialError> potentials_;
+  std::vector<std::vector<uint32_t>> potentialFrom_;  // per potential error: abstract state ids
+  std::map<ErrorKey, size_t> potentialIndex_;
+  std::set<ErrorKey> errorEdges_;  // errors already found by execution
+  std::vector<exec::State> initialModels_;
   ProveStats stats_;
   std::string unknownReason_, cut_;
   bool stop_ = false;
@@ -203,11 +213,32 @@ ProveTrace Prover::traceTo(size_t node) const {
   return tr;
 }
 
+std::pair<PotentialError*, bool> Prover::notePotential(const exec::ExecError& e, int64_t from) {
+  auto [it, isNew] = potentialIndex_.emplace(keyOf(e), potentials_.size());
+  if (isNew) {
+    potentials_.push_back(PotentialError{FoundProblem{e, {}, true}, {}});
+    potentialFrom_.emplace_back();
+  }
+  std::vector<uint32_t>& from_ = potentialFrom_[it->second];
+  if (from >= 0 && std::find(from_.begin(), from_.end(), from) == from_.end())
+    from_.push_back(static_cast<uint32_t>(from));
+  return {&potentials_[it->second], isNew};
+}
+
+// A real error ends the run. A potential one does not: the fixpoint goes on, so every potential
+// error is found whatever the order of execution, and a real error found later still wins.
 void Prover::recordProblem(size_t node, const exec::ExecError& e, const search::Move* failing) {
   const CNode& n = cnodes_[node];
   if (n.lastAbstract >= 0) nodes_[n.lastAbstract].error = true;
-  errorEdges_.insert({e.loc.line, static_cast<uint8_t>(e.kind)});
-  if (!n.fabricated ? real_.has_value() : potential_.has_value()) return;
+  errorEdges_.insert(keyOf(e));
+  PotentialError* potential = nullptr;
+  if (n.fabricated) {
+    auto [pe, isNew] = notePotential(e, n.lastAbstract);
+    if (!isNew) return;
+    potential = pe;
+  } else if (real_) {
+    return;
+  }
   FoundProblem fp{e, traceTo(node), n.fabricated};
   if (failing) {
     search::TraceStep st;
@@ -216,8 +247,8 @@ void Prover::recordProblem(size_t node, const exec::ExecError& e, const search::
     st.after = st.before;
     fp.trace.steps.push_back(std::move(st));
   }
-  if (n.fabricated) {
-    potential_ = std::move(fp);
+  if (potential) {
+    potential->found = std::move(fp);
   } else {
     real_ = std::move(fp);
     stop_ = true;
@@ -237,6 +268,7 @@ class Prover::ExecVisitor final : public search::SearchVisitor {
   void expand(const search::FrontierEntry& entry) override {
     const size_t id = entry.id;
     ++expanded_;
+    ++sinceNew_;
     ++pr_.stats_.concreteStates;
     pr_.budget_.chargeState();
     exec::State s = pr_.sys_.codec().decode(pr_.cnodes_[id].enc);
@@ -247,7 +279,7 @@ class Prover::ExecVisitor final : public search::SearchVisitor {
       if (!(startSet_.count(id) && last == static_cast<int64_t>(aid)))
         pr_.addEdge(last, aid, false);
       pr_.cnodes_[id].lastAbstract = aid;
-      if (pr_.o_.hybrid && !isNew && !startSet_.count(id)) return;
+      if (isNew) sinceNew_ = 0;
     }
     if (auto inv = pr_.sys_.checkInvariants(pr_.cnodes_[id].enc)) {
       pr_.recordProblem(id, exec::ExecError{inv->kind, inv->loc, inv->message, false}, nullptr);
@@ -258,7 +290,11 @@ class Prover::ExecVisitor final : public search::SearchVisitor {
     pr_.sys_.successors(pr_.cnodes_[id].enc, sink);
     for (size_t n : sink.fresh) push(n);
   }
-  bool finished() const override { return pr_.stop_ || expanded_ >= pr_.o_.executeBound; }
+  bool finished() const override {
+    return pr_.stop_ || (pr_.o_.executeBound && expanded_ >= *pr_.o_.executeBound) || stalled();
+  }
+  // Hybrid (Sect. 5.3): execution has stopped finding abstract states; fabrication takes over.
+  bool stalled() const { return pr_.o_.stall && sinceNew_ >= *pr_.o_.stall; }
   bool cut(const search::FrontierEntry&) override {
     pr_.depthCut_ = true;
     return true;
@@ -281,14 +317,16 @@ class Prover::ExecVisitor final : public search::SearchVisitor {
   const std::set<size_t> startSet_;
   std::unordered_set<ir::LocId> seenLocs_;
   uint64_t expanded_ = 0;
+  uint64_t sinceNew_ = 0;  // concrete states expanded since the last new abstract state
 };
 
 void Prover::execute(std::vector<size_t> starts) {
   ++stats_.executions;
   auto frontier = search::makeSearcher(o_.search, o_.seed);
   ExecVisitor visitor(*this, *frontier, starts);
-  if (search::drive(*frontier, budget_, progress_, visitor).end == search::DriveEnd::Stopped)
-    outOfBudget();
+  const search::DriveEnd end = search::drive(*frontier, budget_, progress_, visitor).end;
+  if (end == search::DriveEnd::Stopped) outOfBudget();
+  if (end == search::DriveEnd::Finished && visitor.stalled()) ++stats_.stalledExecutions;
 }
 
 void Prover::startFrom(const exec::State& s, bool fabricated, int64_t fromAbstract) {
@@ -422,8 +460,7 @@ bool Prover::checkPass() {
         std::vector<ExprRef> as{f.gammaPre[i]};
         as.insert(as.end(), end.pathCond.begin(), end.pathCond.end());
         if (end.kind == FragmentEnd::Kind::Error) {
-          const auto key =
-              std::make_pair(end.error->loc.line, static_cast<uint8_t>(end.error->kind));
+          const ErrorKey key = keyOf(*end.error);
           f.closed[i][j] = true;
           if (errorEdges_.count(key)) {
             nodes_[id].error = true;
@@ -438,11 +475,10 @@ bool Prover::checkPass() {
           if (!errorEdges_.count(key)) {  // execution took another branch (e.g. a havoc)
             nodes_[id].error = true;
             errorEdges_.insert(key);
-            if (!potential_) {
-              ProveTrace tr;
-              tr.initial = s;
-              tr.fabricated = true;
-              potential_ = FoundProblem{*end.error, std::move(tr), true};
+            auto [pe, isNew] = notePotential(*end.error, id);
+            if (isNew) {
+              pe->found.trace.initial = s;
+              pe->found.trace.fabricated = true;
             }
           }
           fabricated = true;
@@ -519,6 +555,7 @@ void Prover::initialCheck() {
     if (!r.isSat()) return;
     // A model of the initial condition is a real initial state, not a fabricated one.
     exec::State s0 = symbolic::concretize(p_, c0, solver_.model(), shape());
+    initialModels_.push_back(s0);
     startFrom(s0, false, -1);
     if (!atCutpoint(s0) || !index_.count(abs_.alpha(s0)))  // no progress would loop forever
       throw symbolic::NotImplemented("initial states outside the cutpoints");
@@ -561,10 +598,8 @@ ProveResult Prover::run() {
   } else if (!cut_.empty()) {
     r.outcome = ProveResult::Outcome::Unknown;
     r.reason = cut_;
-    if (potential_) r.problem = std::move(potential_);
-  } else if (potential_) {
+  } else if (!potentials_.empty()) {
     r.outcome = ProveResult::Outcome::PotentialError;
-    r.problem = std::move(potential_);
   } else if (stats_.unknownAnswers) {
     r.outcome = ProveResult::Outcome::Unknown;
     r.reason = search::solverUnknownReason(unknownReason_) + " (" +
@@ -590,6 +625,14 @@ ProveResult Prover::run() {
     }
     r.classInvariant = abs_.classInvariantText(o_.classIndex, exits);
   }
+  if (!r.problem && !potentials_.empty()) r.problem = potentials_.front().found;
+  for (size_t i = 0; i < potentials_.size(); ++i) {
+    for (uint32_t id : potentialFrom_[i])
+      potentials_[i].from.push_back(
+          {abs_.locationText(nodes_[id].state.pcs), abs_.formulaText(nodes_[id].state)});
+    r.potentialErrors.push_back(std::move(potentials_[i]));
+  }
+  r.initialModels = std::move(initialModels_);
   r.nodes = nodes_;
   r.edges.assign(edges_.begin(), edges_.end());
   return r;
@@ -630,6 +673,17 @@ std::string Prover::verify(const ProveResult& r) {
 }
 
 }  // namespace
+
+search::GenericOptions executionOptions(const ir::Program& p, const ProveOptions& o) {
+  search::GenericOptions g;
+  g.tracked = o.tracked;
+  g.entry = o.entry;
+  g.entryHasNoInputs = o.entry != ir::kNone && p.cfas[o.entry].params.empty();
+  g.classIndex = o.classIndex;
+  g.argPool = o.argPool;
+  g.initial = o.initial;
+  return g;
+}
 
 ProveResult prove(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
                   const ProveOptions& o) {

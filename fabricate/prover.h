@@ -16,12 +16,15 @@
 #include "abstraction/abstraction.h"
 #include "mc/ir/cutpoints.h"
 #include "mc/search/budget.h"
+#include "mc/search/generic_system.h"
 #include "mc/search/progress.h"
 #include "mc/search/searcher.h"
 #include "mc/search/trace.h"
 #include "mc/smt/solver.h"
 
 namespace tandem::fabricate {
+
+inline constexpr uint64_t kDefaultExecuteBound = 1000, kDefaultStall = 1000;
 
 struct ProveOptions {
   ir::CfaId entry = ir::kNone;  // open systems: the entry procedure (class analysis: C's init)
@@ -30,14 +33,17 @@ struct ProveOptions {
   uint32_t classIndex = ir::kNone;
   std::vector<int64_t> argPool;
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
-  bool hybrid = false;  // Sect. 5.3: prune execution at known abstract states
+  // Concrete states per Execute (nullopt: no bound).
+  std::optional<uint64_t> executeBound = kDefaultExecuteBound;
+  // Sect. 5.3, hybrid: an Execute also ends once this many concrete states in a row found no new
+  // abstract state, and the fabrication check takes over (nullopt: not hybrid).
+  std::optional<uint64_t> stall;
   // Fabricate: the paper's method. The two baselines compute the same fixpoint without execution:
   // Models enumerates models of each invariance query (Reps, Sagiv, Yorsh's symbolic best
   // transformer), Eager asks the solver about every candidate abstract successor (the most
   // precise abstract post computed by theorem-prover calls, as in Graf and Saidi).
   enum class Engine { Fabricate, Models, Eager };
   Engine engine = Engine::Fabricate;
-  uint64_t executeBound = 1000;                     // concrete states per Execute
   search::Strategy search = search::Strategy::Bfs;  // the order of concrete execution
   uint64_t seed = 0;
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
@@ -68,6 +74,18 @@ struct FoundProblem {
   bool fromFabricated = false;
 };
 
+// An abstract state as text: its locations and its formula.
+struct AbstractText {
+  std::string location, formula;
+};
+
+// An error execution reached only from fabricated states: the first such execution, and the
+// abstract states the error was reached from.
+struct PotentialError {
+  FoundProblem found;
+  std::vector<AbstractText> from;
+};
+
 struct AbstractNode {
   abstraction::AbstractState state;
   bool fabricated = false;  // first reached by execution from a fabricated state
@@ -86,6 +104,7 @@ struct AbstractEdge {
 struct ProveStats {
   uint64_t abstractStates = 0, fabricatedStates = 0, solverQueries = 0, executions = 0;
   uint64_t concreteStates = 0, transitions = 0, unknownAnswers = 0, invarianceChecks = 0;
+  uint64_t stalledExecutions = 0;  // hybrid: Executes ended because coverage stalled
   double seconds = 0;
 };
 
@@ -93,7 +112,12 @@ struct ProveResult {
   enum class Outcome { Proved, Error, PotentialError, Unknown };
   Outcome outcome = Outcome::Unknown;
   std::string reason;
+  // Error: the real error; otherwise the first potential error, if any.
   std::optional<FoundProblem> problem;
+  // Every potential error, one per (kind, source line and column), in the order found.
+  std::vector<PotentialError> potentialErrors;
+  // The real initial states that models of the initial condition gave (inputs), for triage.
+  std::vector<exec::State> initialModels;
   std::vector<AbstractNode> nodes;
   std::vector<AbstractEdge> edges;
   // Per cutpoint (location text): the disjunction of its abstract states.
@@ -101,6 +125,9 @@ struct ProveResult {
   std::string classInvariant;  // class analysis: at the exits of init and the methods
   ProveStats stats;
 };
+
+// How prove executes concretely: the transition system's options for `o`.
+search::GenericOptions executionOptions(const ir::Program& p, const ProveOptions& o);
 
 // Throws symbolic::NotImplemented for programs outside the fabrication (e.g. calls).
 ProveResult prove(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,

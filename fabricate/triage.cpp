@@ -1,6 +1,6 @@
 #include "fabricate/triage.h"
 
-#include <algorithm>
+#include <memory>
 
 #include "mc/search/explorer.h"
 #include "mc/search/generic_system.h"
@@ -9,77 +9,94 @@ namespace tandem::fabricate {
 
 namespace {
 
-bool hasInputs(const ir::Program& p, ir::CfaId entry) {
-  if (entry != ir::kNone && !p.cfas[entry].params.empty()) return true;
+// Inputs the explicit search cannot enumerate: the entry's parameters, input globals, and the
+// arguments of method calls in the class analysis.
+bool hasInputs(const ir::Program& p, const ProveOptions& po) {
+  if (po.classIndex != ir::kNone) return true;
+  if (po.entry != ir::kNone && !p.cfas[po.entry].params.empty()) return true;
   for (ir::VarId v : p.globals)
     if (!p.vars[v].init || p.vars[v].init->op == Op::Star) return true;
   return false;
 }
 
-// Triage's own bounds, within what is left of the run's budget.
-search::Limits triageLimits(const TriageOptions& to, const search::Budget* run, bool depth) {
+// A budget for triage's caps inside the run's budget (when there is one).
+std::unique_ptr<search::Budget> within(const search::Limits& caps, search::Budget* outer) {
+  return outer ? std::make_unique<search::Budget>(caps, *outer)
+               : std::make_unique<search::Budget>(caps);
+}
+
+search::Limits searchCaps(const TriageOptions& to) {
   search::Limits l;
   l.maxStates = to.maxStates;
-  if (depth) l.maxDepth = to.maxDepth;
-  l.timeoutSeconds = to.timeoutSeconds;
-  if (run) {
-    if (run->limits().timeoutSeconds)
-      l.timeoutSeconds = std::max(
-          0.001, std::min(to.timeoutSeconds, *run->limits().timeoutSeconds - run->elapsed()));
-    l.memoryLimitMb = run->limits().memoryLimitMb;
-  }
+  l.maxDepth = to.maxDepth;
   return l;
 }
 
-}  // namespace
+std::optional<TriageResult> explicitSearch(const ir::Program& p, exec::Evaluator& ev,
+                                           const ProveOptions& po, const ProveResult& r,
+                                           const std::array<bool, ir::kErrorKinds>& tracked,
+                                           search::Budget& budget) {
+  search::GenericOptions go = executionOptions(p, po);
+  go.tracked = tracked;
+  go.seeds = r.initialModels;
+  go.initial = po.initial;
+  search::GenericSystem sys(p, ev, go);
+  search::ExploreOptions eo;
+  eo.search = search::Strategy::Bfs;  // shortest traces first
+  eo.budget = &budget;
+  search::Explorer ex(sys, eo);
+  search::ExploreResult res = ex.run();
+  if (res.outcome != search::Outcome::ErrorFound) return std::nullopt;
+  search::Trace tr = search::buildTrace(sys, ex.store(), res, sys, ev);
+  if (!tr.replayed) return std::nullopt;
+  return TriageResult{exec::ExecError{res.error->kind, res.error->loc, res.error->message, false},
+                      std::move(tr),
+                      std::nullopt,
+                      {}};
+}
 
-std::optional<TriageResult> triage(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
-                                   const ProveOptions& po, const TriageOptions& to,
-                                   const exec::ExecError& target) {
-  std::array<bool, ir::kErrorKinds> tracked{};
-  tracked[static_cast<size_t>(target.kind)] = true;
-  const std::atomic<bool>* interrupt = po.budget ? po.budget->interruptFlag() : nullptr;
-  if (!hasInputs(p, po.entry) || po.initial) {
-    search::GenericOptions go;
-    go.tracked = tracked;
-    go.entry = po.entry;
-    go.entryHasNoInputs = po.entry != ir::kNone;
-    go.initial = po.initial;
-    search::GenericSystem sys(p, ev, go);
-    search::Budget budget(triageLimits(to, po.budget, false), interrupt);
-    search::ExploreOptions eo;
-    eo.search = search::Strategy::Bfs;
-    eo.budget = &budget;
-    search::Explorer ex(sys, eo);
-    search::ExploreResult r = ex.run();
-    if (r.outcome != search::Outcome::ErrorFound || r.error->kind != target.kind ||
-        r.error->loc.line != target.loc.line)
-      return std::nullopt;
-    search::Trace tr = search::buildTrace(sys, ex.store(), r, sys, ev);
-    if (!tr.replayed) return std::nullopt;
-    return TriageResult{exec::ExecError{r.error->kind, r.error->loc, r.error->message, false},
-                        std::move(tr),
-                        std::nullopt,
-                        {}};
-  }
-  if (po.entry == ir::kNone) return std::nullopt;  // closed systems with symbolic inputs
-  search::Budget budget(triageLimits(to, po.budget, true), interrupt);
+std::optional<TriageResult> symbolicSearch(const ir::Program& p, exec::Evaluator& ev,
+                                           smt::Solver& solver, const ProveOptions& po,
+                                           const TriageOptions& to,
+                                           const std::array<bool, ir::kErrorKinds>& tracked,
+                                           search::Budget& budget) {
   symbolic::ExploreOptions so;
   so.entry = po.entry;
   so.tracked = tracked;
-  so.search = search::Strategy::Dfs;
+  // Breadth-first: with no depth bound a depth-first search could follow one loop forever.
+  so.search = search::Strategy::Bfs;
   so.budget = &budget;
   if (po.classIndex != ir::kNone) so.maxCalls = to.maxCalls;  // fewest calls first
-  symbolic::ExploreResult r = symbolic::exploreSymbolic(p, ev, solver, so);
-  for (symbolic::PathEnd& end : r.ends) {
-    if (!end.error || end.error->kind != target.kind || end.error->loc.line != target.loc.line)
-      continue;
+  symbolic::ExploreResult res = symbolic::exploreSymbolic(p, ev, solver, so);
+  for (symbolic::PathEnd& end : res.ends) {
+    if (!end.error) continue;
     symbolic::Replay rp = symbolic::replayPath(ev, po.entry, end);
     if (!rp.followed || !rp.error) continue;
     exec::ExecError e = *end.error;
     return TriageResult{std::move(e), std::nullopt, std::move(end), std::move(rp)};
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<TriageResult> triage(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
+                                   const ProveOptions& po, const TriageOptions& to,
+                                   const ProveResult& r) {
+  std::array<bool, ir::kErrorKinds> tracked{};
+  for (const PotentialError& pe : r.potentialErrors)
+    tracked[static_cast<size_t>(pe.found.error.kind)] = true;
+  search::Limits whole;
+  whole.timeoutSeconds = to.timeoutSeconds;
+  auto budget = within(whole, po.budget);
+  // The class analysis goes straight to symbolic search: its rounds give the fewest method calls.
+  if (po.classIndex == ir::kNone) {
+    auto caps = within(searchCaps(to), budget.get());
+    if (auto found = explicitSearch(p, ev, po, r, tracked, *caps)) return found;
+  }
+  if (!hasInputs(p, po) || po.entry == ir::kNone || budget->pollNow()) return std::nullopt;
+  auto caps = within(searchCaps(to), budget.get());
+  return symbolicSearch(p, ev, solver, po, to, tracked, *caps);
 }
 
 }  // namespace tandem::fabricate

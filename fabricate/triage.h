@@ -1,27 +1,31 @@
-// Triage of a potential error (Yorsh, Ball, Sagiv, ISSTA'06, Sect. 4): an error that prove reached
-// only from a fabricated state is searched for again from the real initial states, by a bounded
-// search aimed at the same error (same kind, same source line). Explicit breadth-first search
-// when the initial states are concrete (shortest traces first), symbolic execution when the entry
-// has inputs (the class analysis: fewest method calls first). Finding it turns the potential error
-// into an error with a concrete trace from an initial state; not finding it within the bounds
-// leaves it a potential error.
+// Triage of potential errors (Yorsh, Ball, Sagiv, ISSTA'06, Sect. 4): errors that prove reached
+// only from fabricated states are searched for again from the real initial states, by one search
+// aimed at all of them at once, so that which one is confirmed does not depend on the order prove
+// found them in. First explicit breadth-first search from the concrete initial states (the tests,
+// or the entry without inputs, and the models of the initial condition prove executed); then,
+// when there are inputs, symbolic execution over every input value. The class analysis has only
+// the symbolic search (by rounds of method calls, fewest first). Any error it finds comes with a
+// trace from an initial state that the reference evaluator replays: a real error. Not finding one
+// within the bounds leaves the potential errors potential.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "fabricate/prover.h"
 #include "mc/symbolic/replay.h"
 
 namespace tandem::fabricate {
 
-// The bounds of the search (tandem prove --triage-*). The run's own budget (its deadline, memory
-// limit and interrupt flag) bounds triage too.
+// Triage's own caps (tandem prove --triage-*). The run's budget (its deadline, --max-states,
+// memory limit and interrupt flag) bounds triage too, and the states triage counts are charged
+// to it.
 struct TriageOptions {
-  uint64_t maxStates = 200000;  // explicit states, or symbolic states expanded
-  uint64_t maxDepth = 500;      // steps along one symbolic path (explicit search: none)
-  double timeoutSeconds = 30;
-  uint64_t maxCalls = 4;  // class analysis: method calls after init
+  uint64_t maxStates = 200000;       // per search: explicit states stored, symbolic states expanded
+  std::optional<uint64_t> maxDepth;  // per search: moves from an initial state, steps of a path
+  double timeoutSeconds = 30;        // the whole triage
+  uint64_t maxCalls = 4;             // class analysis: method calls after init
 };
 
 // The error found from an initial state, with the trace that reaches it: an explicit trace
@@ -33,8 +37,11 @@ struct TriageResult {
   symbolic::Replay replay;                // of `path`
 };
 
+// Searches for the errors of `targets` (their kinds are tracked) from the real initial states;
+// `r` is prove's result (its models of the initial condition). nullopt when none was found:
+// po.budget->stopped() then says whether the run's budget ended the search.
 std::optional<TriageResult> triage(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
                                    const ProveOptions& po, const TriageOptions& to,
-                                   const exec::ExecError& target);
+                                   const ProveResult& r);
 
 }  // namespace tandem::fabricate

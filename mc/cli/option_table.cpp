@@ -83,7 +83,7 @@ std::vector<OptionSpec> buildTable() {
      parsed(&Options::search, parseSearch)},
     {"seed", 0, V::Natural, "N", "0", "seed of every random choice", kCheck | kProve | kTestgen | kRun, {}, to(&Options::seed)},
     {"max-depth", 0, V::Count, "N", "none", "bound on the depth: of the state graph (check), of a path (symbolic execution), of the abstract state graph (prove), of the cutpoint graph (export-chc), on the steps (run)", kAnalyses, {}, to(&Options::maxDepth)},
-    {"max-states", 0, V::Count, "N", "none", "bound on the states: stored (check), expanded (symbolic execution), executed (prove), location vectors (export-chc), visited (run)", kAnalyses, {}, to(&Options::maxStates)},
+    {"max-states", 0, V::Count, "N", "none", "bound on the states: stored (check), expanded (symbolic execution), executed and triaged (prove), location vectors (export-chc), visited (run)", kAnalyses, {}, to(&Options::maxStates)},
     {"timeout", 0, V::Seconds, "S", "none", "bound on the run time, in seconds", kAnalyses, {}, to(&Options::timeout)},
     {"memory-limit", 0, V::Count, "MB", "none", "bound on the memory (resident set), in MB", kAnalyses, {}, to(&Options::memoryLimitMb)},
     // Properties.
@@ -107,12 +107,14 @@ std::vector<OptionSpec> buildTable() {
     // prove (and the cutpoints of export-chc).
     {"cutpoints", 0, V::Choice, "MODE", "loops", "where states are abstracted: loop heads and the like, or every location", kProve | kExport, {"loops", "all"}, parsed(&Options::cutpoints, parseCutpoints)},
     {"auto-predicates", 0, V::Flag, "", "", "add default predicates (ISSTA'06 Sect. 4.5)", kProve, {}, to(&Options::autoPredicates)},
-    {"hybrid", 0, V::Flag, "", "", "prune execution at known abstract states (Sect. 5.3)", kProve, {}, to(&Options::hybrid)},
+    {"hybrid", 0, V::Flag, "", "", "Sect. 5.3: end each execution once it stops finding new abstract states, and fabricate", kProve, {}, to(&Options::hybrid)},
+    {"stall", 0, V::Count, "N", "1000", "hybrid: concrete states in a row without a new abstract state that end an execution; implies --hybrid", kProve, {}, to(&Options::stall)},
+    {"execute-bound", 0, V::Count, "N", "1000, --hybrid: none", "concrete states per execution", kProve, {}, to(&Options::executeBound)},
     {"predicates", 0, V::Text, "FILE", "", "extra predicates, one expression per line", kProve, {}, to(&Options::predicatesFile)},
     {"engine", 0, V::Choice, "NAME", "fabricate", "fabricate (the paper's method), or the baselines models and eager", kProve, {"fabricate", "models", "eager"}, parsed(&Options::engine, parseEngine)},
-    {"triage-max-states", 0, V::Count, "N", "200000", "triage of a potential error: bound on the states of its search", kTriage, {}, to(&Options::triageMaxStates)},
-    {"triage-max-depth", 0, V::Count, "N", "500", "triage: bound on the steps of a symbolic path", kTriage, {}, to(&Options::triageMaxDepth)},
-    {"triage-timeout", 0, V::Seconds, "S", "30", "triage: bound on its time, in seconds", kTriage, {}, to(&Options::triageTimeout)},
+    {"triage-max-states", 0, V::Count, "N", "200000", "triage of the potential errors: bound on the states of each of its searches (explicit, symbolic)", kTriage, {}, to(&Options::triageMaxStates)},
+    {"triage-max-depth", 0, V::Count, "N", "none", "triage: bound on the steps from an initial state (of a trace or a symbolic path)", kTriage, {}, to(&Options::triageMaxDepth)},
+    {"triage-timeout", 0, V::Seconds, "S", "30", "triage: bound on its time, in seconds (within what --timeout leaves)", kTriage, {}, to(&Options::triageTimeout)},
     {"triage-max-calls", 0, V::Count, "N", "4", "triage of a class: bound on the method calls after init", kTriage, {}, to(&Options::triageMaxCalls)},
     // Symbolic execution and test generation.
     {"solving", 0, V::Choice, "MODE", "testgen: mixed, check: classic", "how path conditions are decided (docs/symbolic.md)", kCheck | kTestgen,

@@ -64,10 +64,12 @@ struct Options {
   // prove
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
   bool autoPredicates = false, hybrid = false;
+  std::optional<uint64_t> stall, executeBound;  // prove's defaults unless given
   std::string predicatesFile;
   fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
-  uint64_t triageMaxStates = 200000, triageMaxDepth = 500, triageMaxCalls = 4;
-  std::optional<double> triageTimeout;  // 30 s
+  uint64_t triageMaxStates = 200000, triageMaxCalls = 4;
+  std::optional<uint64_t> triageMaxDepth;  // none
+  std::optional<double> triageTimeout;     // 30 s
 
   // Symbolic execution.
   std::optional<symbolic::Solving> solving;  // testgen: mixed unless given; check: classic

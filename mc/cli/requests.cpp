@@ -78,7 +78,9 @@ engine::ProveRequest proveRequest(const Options& o, const Streams& s) {
   fillCommon(r, o, s);
   r.cutpoints = o.cutpoints;
   r.autoPredicates = o.autoPredicates;
-  r.hybrid = o.hybrid;
+  r.hybrid = o.hybrid || o.stall;  // --stall implies --hybrid
+  r.stall = o.stall;
+  r.executeBound = o.executeBound;
   r.predicatesFile = o.predicatesFile;
   r.engine = o.engine;
   r.checkProof = o.checkProof;

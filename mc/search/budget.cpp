@@ -58,11 +58,28 @@ Budget::Budget(Limits limits, const std::atomic<bool>* interrupt)
                              std::chrono::duration<double>(*limits_.timeoutSeconds));
 }
 
+Budget::Budget(Limits caps, Budget& outer) : Budget(caps, outer.interruptFlag()) {
+  outer_ = &outer;
+}
+
+std::optional<Budget::Clock::time_point> Budget::deadline() const {
+  std::optional<Clock::time_point> d = outer_ ? outer_->deadline() : std::nullopt;
+  if (deadline_ && (!d || *deadline_ < *d)) d = deadline_;
+  return d;
+}
+
+bool Budget::outerStopped() {
+  if (!outer_ || !outer_->stopped()) return false;
+  stop(outer_->stopped()->kind, outer_->stopped()->reason);
+  return true;
+}
+
 double Budget::elapsed() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
 }
 
 bool Budget::stopFromWatchdog() const {
+  if (outer_ && outer_->stopFromWatchdog()) return true;
   if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return true;
   if (!limits_.memoryLimitMb || currentRssMb() < *limits_.memoryLimitMb) return false;
   memoryFromWatchdog_.store(true, std::memory_order_relaxed);
@@ -83,12 +100,14 @@ bool Budget::checkFlags() {
 }
 
 bool Budget::poll() {
+  if (outer_ && outer_->poll()) return outerStopped();
   if (checkFlags()) return true;
   if (++calls_ % kClockEvery != 0) return false;
   return checkClockAndMemory();
 }
 
 bool Budget::pollNow() {
+  if (outer_ && outer_->pollNow()) return outerStopped();
   if (checkFlags()) return true;
   nextMemoryCheck_ = Clock::now();
   return checkClockAndMemory();
@@ -112,12 +131,14 @@ bool Budget::checkClockAndMemory() {
 
 bool Budget::chargeState(uint64_t n) {
   states_ += n;
+  if (outer_ && outer_->chargeState(n)) return outerStopped();
   if (!statesExhausted()) return false;
   stop(StopKind::States);
   return true;
 }
 
 bool Budget::wouldExceedMemory(uint64_t bytes) {
+  if (outer_ && outer_->wouldExceedMemory(bytes)) return outerStopped();
   if (!limits_.memoryLimitMb) return false;
   const uint64_t mb = (bytes + (1 << 20) - 1) >> 20;
   if (currentRssMb() + mb < *limits_.memoryLimitMb) return false;

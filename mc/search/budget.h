@@ -43,12 +43,17 @@ class Budget {
   using Clock = std::chrono::steady_clock;
 
   explicit Budget(Limits limits = {}, const std::atomic<bool>* interrupt = nullptr);
+  // A budget inside `outer` (prove's triage inside its run): `caps` are extra bounds of the inner
+  // work; the outer budget's deadline, memory limit, interrupt flag and --max-states bound it too,
+  // and the states it charges count there as well. A stop of the outer budget stops this one with
+  // the outer's reason; outer.stopped() tells the two apart.
+  Budget(Limits caps, Budget& outer);
 
   const Limits& limits() const { return limits_; }
   const std::atomic<bool>* interruptFlag() const { return interrupt_; }
   double elapsed() const;
-  // When --timeout ends the run (nullopt without one).
-  std::optional<Clock::time_point> deadline() const { return deadline_; }
+  // When --timeout ends the run, or the outer budget's run (nullopt without one).
+  std::optional<Clock::time_point> deadline() const;
 
   // Time, memory and the interrupt flag. Cheap enough to call at every step: the clock is read
   // every few calls and /proc every 10 ms. Returns whether the run must stop (see stopped()).
@@ -63,7 +68,10 @@ class Budget {
   // --max-states: the engine charges each state it counts; true once the bound is reached.
   bool chargeState(uint64_t n = 1);
   uint64_t statesCharged() const { return states_; }
-  bool statesExhausted() const { return limits_.maxStates && states_ >= *limits_.maxStates; }
+  bool statesExhausted() const {
+    return (limits_.maxStates && states_ >= *limits_.maxStates) ||
+           (outer_ && outer_->statesExhausted());
+  }
   // --max-depth: whether a state at `depth` may not be expanded further.
   bool depthExceeded(uint64_t depth) const {
     return limits_.maxDepth && depth >= *limits_.maxDepth;
@@ -81,8 +89,10 @@ class Budget {
  private:
   bool checkFlags();  // a stop already found, the watchdog's memory stop, the interrupt flag
   bool checkClockAndMemory();
+  bool outerStopped();  // takes over the outer budget's stop
 
   Limits limits_;
+  Budget* outer_ = nullptr;
   const std::atomic<bool>* interrupt_;
   Clock::time_point start_;
   std::optional<Clock::time_point> deadline_;

@@ -141,6 +141,13 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
       emit(r.value(), m, sink, true);
     } while (en.advance());
   };
+  auto emitSeeds = [&] {
+    for (const exec::State& s : opts_.seeds) {
+      Move m;
+      m.choices.push_back(++source);
+      emit(s, m, sink);
+    }
+  };
   if (opts_.entry == ir::kNone) {
     bool fromTests = false;
     for (const auto& t : p_.tests)
@@ -149,10 +156,12 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
         make([&](exec::Chooser& c) { return ev_.makeTestState(t, c); });
       }
     if (!fromTests) make([&](exec::Chooser& c) { return ev_.makeInitialState(c); });
+    emitSeeds();
     return;
   }
   if (opts_.entryHasNoInputs && opts_.classIndex == ir::kNone) {
     make([&](exec::Chooser& c) { return ev_.makeEntryState(opts_.entry, {}, c); });
+    emitSeeds();
     return;
   }
   bool fromTests = false;
@@ -161,6 +170,7 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
       fromTests = true;
       make([&](exec::Chooser& c) { return ev_.makeTestState(t, c); });
     }
+  emitSeeds();
   if (fromTests || opts_.classIndex == ir::kNone) return;
   const ir::Cfa& init = p_.cfas[opts_.entry];
   auto tuples = argTuples(init.params, 256);

@@ -21,6 +21,9 @@ struct GenericOptions {
   // exploration starts from the entry with no arguments; otherwise from its `test` inputs.
   ir::CfaId entry = ir::kNone;
   bool entryHasNoInputs = false;
+  // Concrete initial states besides the tests' or the initial state's (prove's triage starts from
+  // the models of the initial condition that prove executed).
+  std::vector<exec::State> seeds;
   // Class analysis (`entry` is the class's init): once the object's init or a method has
   // returned, any method may be called next, with arguments from `argPool` (integer parameters;
   // bools and enums take every value). Without tests, init's arguments come from the pool too.

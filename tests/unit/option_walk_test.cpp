@@ -179,12 +179,16 @@ TEST_CASE("option walk: every (command, option) pair is honoured or exit 2 namin
 
 TEST_CASE("option walk: negative, zero and malformed bounds are usage errors naming the flag") {
   const std::string pet = shared("peterson2.tdm");
-  for (const char* flag : {"--max-states", "--max-depth", "--memory-limit", "--timeout",
-                           "--solver-timeout-ms", "--max-tries", "--triage-max-states"}) {
+  for (const char* flag :
+       {"--max-states", "--max-depth", "--memory-limit", "--timeout", "--solver-timeout-ms",
+        "--max-tries", "--triage-max-states", "--triage-max-depth", "--stall", "--execute-bound"}) {
     for (const char* v : {"-5", "0", "-1", "x", "1e999", ""}) {
       CAPTURE(flag);
       CAPTURE(v);
-      const char* cmd = std::string(flag).find("triage") != std::string::npos ? "prove" : "check";
+      const std::string f = flag;
+      const bool proveOnly =
+          f.find("triage") != std::string::npos || f == "--stall" || f == "--execute-bound";
+      const char* cmd = proveOnly ? "prove" : "check";
       Result r = tandem({cmd, pet, flag, v});
       CHECK(r.rc == 2);
       CHECK(r.err.find(flag) != std::string::npos);
@@ -227,13 +231,30 @@ TEST_CASE("option walk: the defaults --help shows are the defaults") {
     CAPTURE(s.name);
     s.apply(o, v);
     // Fields that hold "given or not" (optionals) are compared by value.
-    json a = {o.search,         o.seed,          o.steps,     o.solverTimeoutMs, o.maxTries,
-              o.heuristic,      o.engine,        o.cutpoints, o.solver,          o.triageMaxStates,
-              o.triageMaxDepth, o.triageMaxCalls};
-    json b = {defaults.search,          defaults.seed,           defaults.steps,
-              defaults.solverTimeoutMs, defaults.maxTries,       defaults.heuristic,
-              defaults.engine,          defaults.cutpoints,      defaults.solver,
-              defaults.triageMaxStates, defaults.triageMaxDepth, defaults.triageMaxCalls};
+    json a = {o.search,
+              o.seed,
+              o.steps,
+              o.solverTimeoutMs,
+              o.maxTries,
+              o.heuristic,
+              o.engine,
+              o.cutpoints,
+              o.solver,
+              o.triageMaxStates,
+              o.triageMaxDepth.value_or(0),
+              o.triageMaxCalls};
+    json b = {defaults.search,
+              defaults.seed,
+              defaults.steps,
+              defaults.solverTimeoutMs,
+              defaults.maxTries,
+              defaults.heuristic,
+              defaults.engine,
+              defaults.cutpoints,
+              defaults.solver,
+              defaults.triageMaxStates,
+              defaults.triageMaxDepth.value_or(0),
+              defaults.triageMaxCalls};
     CHECK(a == b);
     if (s.name == "inputs") CHECK_FALSE(*o.testsOnly);
     if (s.name == "triage-timeout") CHECK(*o.triageTimeout == 30.0);

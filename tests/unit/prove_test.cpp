@@ -154,12 +154,15 @@ TEST_CASE("prove: the hybrid mode stops executing where no new abstract state ap
   plain.o.cutpoints = ir::CutpointMode::Loops;
   Setup hybrid(loadShared("loop500.tdm"), smt::Backend::Z3, "main");
   hybrid.o.cutpoints = ir::CutpointMode::Loops;
-  hybrid.o.hybrid = true;
+  hybrid.o.stall = 10;
+  hybrid.o.executeBound.reset();  // only the stall ends its executions
   auto a = plain.prove(), b = hybrid.prove();
   REQUIRE(b.problem);
   CHECK(b.problem->error.kind == ir::ErrorKind::Assert);
   CHECK(b.stats.fabricatedStates <= 10);
   CHECK(b.stats.concreteStates < a.stats.concreteStates);
+  CHECK(b.stats.stalledExecutions >= 1);
+  CHECK(a.stats.stalledExecutions == 0);
 }
 
 TEST_CASE("prove: symbolic initial values are covered by models of the initial condition") {

@@ -1,0 +1,128 @@
+#include "engine/prove_errors.h"
+
+#include "engine/trace_steps.h"
+
+namespace tandem::engine {
+
+namespace {
+
+using Outcome = fabricate::ProveResult::Outcome;
+
+search::Trace toSearchTrace(const fabricate::ProveTrace& t) {
+  search::Trace tr;
+  tr.initial = t.initial;
+  tr.steps = t.steps;
+  tr.replayed = true;
+  return tr;
+}
+
+ErrorInfo errorInfo(const exec::ExecError& e, std::vector<TraceStep> steps,
+                    const std::string& label) {
+  ErrorInfo info;
+  info.kind = ir::errorKindName(e.kind);
+  info.message = e.message;
+  info.line = e.loc.line;
+  info.trace = std::move(steps);
+  info.label = label;
+  return info;
+}
+
+std::string labelOf(const ir::Program& p, const fabricate::ProveTrace& t) {
+  if (t.steps.empty()) {
+    if (t.initial.threads.empty()) return "(initial state)";
+    return p.locName(t.initial.threads[0].top().pc);
+  }
+  const auto& last = t.steps.back();
+  return p.locName(last.before.threads[last.move.thread].top().pc);
+}
+
+std::vector<TraceStep> proveSteps(const ir::Program& p, const fabricate::ProveTrace& t) {
+  std::vector<TraceStep> steps = traceSteps(p, toSearchTrace(t));
+  if (steps.empty()) {  // the failing state itself was fabricated
+    TraceStep ts;
+    ts.label = labelOf(p, t);
+    ts.statement = "(fabricated state)";
+    ts.state = stateJson(p, t.initial);
+    if (p.isClosed()) ts.locations = locationsJson(p, t.initial);
+    steps.push_back(std::move(ts));
+  }
+  steps.front().fabricated = t.fabricated;
+  return steps;
+}
+
+// The report's error for what triage found from an initial state.
+ErrorInfo triagedError(const ir::Program& p, const fabricate::TriageResult& t, ir::CfaId entry) {
+  if (t.trace) {
+    std::string label = "(initial state)";
+    if (!t.trace->steps.empty()) {
+      const auto& last = t.trace->steps.back();
+      label = p.locName(last.before.threads[last.move.thread].top().pc);
+    }
+    return errorInfo(t.error, traceSteps(p, *t.trace), label);
+  }
+  const symbolic::PathEnd& end = *t.path;
+  return errorInfo(t.error, replayTrace(p, entry, t.replay, end),
+                   p.locName(p.edges[end.path.back()].from));
+}
+
+bool sameError(const exec::ExecError& a, const exec::ExecError& b) {
+  return a.kind == b.kind && a.loc == b.loc;
+}
+
+nlohmann::json potentialJson(const fabricate::PotentialError& pe, const std::string& triage) {
+  const exec::ExecError& e = pe.found.error;
+  nlohmann::json j;
+  j["kind"] = ir::errorKindName(e.kind);
+  j["message"] = e.message;
+  j["line"] = e.loc.line;
+  j["column"] = e.loc.col;
+  nlohmann::json from = nlohmann::json::array();
+  for (const fabricate::AbstractText& a : pe.from)
+    from.push_back({{"location", a.location}, {"state", a.formula}});
+  j["location"] = pe.from.empty() ? "" : pe.from.front().location;
+  j["state"] = pe.from.empty() ? "" : pe.from.front().formula;
+  j["from"] = std::move(from);
+  j["triage"] = triage;
+  return j;
+}
+
+}  // namespace
+
+ErrorInfo proveError(const ir::Program& p, const fabricate::FoundProblem& f) {
+  return errorInfo(f.error, proveSteps(p, f.trace), labelOf(p, f.trace));
+}
+
+void triagePotentialErrors(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
+                           const fabricate::ProveOptions& po, const fabricate::TriageOptions& to,
+                           fabricate::ProveResult& res, Report& rep) {
+  std::optional<fabricate::TriageResult> real;
+  std::string others;  // what the potential errors triage did not reproduce are
+  if (res.outcome == Outcome::PotentialError) {
+    real = fabricate::triage(p, ev, solver, po, to, res);
+    if (real) {
+      res.outcome = Outcome::Error;
+      rep.error = triagedError(p, *real, po.entry);
+      rep.extra["triage"] = "reproduced from an initial state";
+      others = "not reproduced: triage ended at another error it reproduced";
+    } else if (po.budget && po.budget->stopped()) {
+      const std::string& why = po.budget->stopped()->reason;
+      res.outcome = Outcome::Unknown;
+      res.reason = why + " (while triaging the potential errors)";
+      rep.extra["triage"] = others = "stopped: " + why;
+    } else {
+      rep.extra["triage"] = others = "not reproduced from an initial state within the bounds";
+    }
+  } else if (res.outcome == Outcome::Error) {
+    others = "not triaged: execution reached an error from an initial state";
+  } else {
+    others = "not triaged: " + res.reason;
+  }
+  nlohmann::json list = nlohmann::json::array();
+  for (const fabricate::PotentialError& pe : res.potentialErrors) {
+    const bool reproduced = real && sameError(real->error, pe.found.error);
+    list.push_back(potentialJson(pe, reproduced ? "reproduced from an initial state" : others));
+  }
+  rep.extra["potential_errors"] = std::move(list);
+}
+
+}  // namespace tandem::engine
