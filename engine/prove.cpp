@@ -277,7 +277,7 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   rep.stats["unknown_answers"] = s.unknownAnswers;
   addRunStats(rep.stats, rb.budget);
   rep.extra["engine"] = engineName(r.engine);
-  rep.extra["cutpoints"] = r.cutpoints == ir::CutpointMode::All ? "all" : "loops";
+  rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
   if (!r.dot.empty()) writeDot(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));
   return rep;
 }
