@@ -161,14 +161,15 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r) {
   } else {
     po.entry = entryOf(r, p);
   }
-  if (!r.predicatesFile.empty()) po.extraPredicates = readPredicates(r.predicatesFile, p);
+  if (!r.predicatesFile.empty()) po.extraPredicates.global = readPredicates(r.predicatesFile, p);
   if (r.autoPredicates) {
     std::vector<ir::CfaId> cfas = p.processes;
     if (p.rules != ir::kNone) cfas.push_back(p.rules);
     if (po.entry != ir::kNone) cfas.push_back(po.entry);
     if (po.classIndex != ir::kNone)
       for (ir::CfaId m : p.classes[po.classIndex].methods) cfas.push_back(m);
-    for (ExprRef e : abstraction::defaultPredicates(p, cfas)) po.extraPredicates.push_back(e);
+    for (ExprRef e : abstraction::defaultPredicates(p, cfas))
+      po.extraPredicates.global.push_back(e);
   }
   return po;
 }

@@ -41,7 +41,7 @@ struct ProveOptions {
   search::Strategy search = search::Strategy::Bfs;  // the order of concrete execution
   uint64_t seed = 0;
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
-  std::vector<ExprRef> extraPredicates;
+  abstraction::ScopedPredicates extraPredicates;  // --predicates, --auto-predicates
   // The run's budget (not owned); null: one of its own from `limits`. --max-states counts the
   // concrete states executed over the whole run; --max-depth bounds the depth of the abstract
   // state graph (abstract states that far from an initial one are not expanded, and the
