@@ -10,6 +10,7 @@
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
 #include "fabricate/triage.h"
+#include "mc/ir/ir_printer.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 
@@ -145,7 +146,9 @@ const char* engineName(fabricate::ProveOptions::Engine e) {
   return "fabricate";
 }
 
-fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r) {
+// `found`: the default predicates, when --auto-predicates asks for them.
+fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
+                                     abstraction::ScopedPredicates& found) {
   fabricate::ProveOptions po;
   po.tracked = r.tracked;
   po.cutpoints = r.cutpoints;
@@ -163,15 +166,35 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r) {
   }
   if (!r.predicatesFile.empty()) po.extraPredicates.global = readPredicates(r.predicatesFile, p);
   if (r.autoPredicates) {
-    std::vector<ir::CfaId> cfas = p.processes;
-    if (p.rules != ir::kNone) cfas.push_back(p.rules);
-    if (po.entry != ir::kNone) cfas.push_back(po.entry);
+    abstraction::DefaultPredicateOptions d;
+    d.roots = p.processes;
+    if (p.rules != ir::kNone) d.roots.push_back(p.rules);
+    if (po.entry != ir::kNone) d.roots.push_back(po.entry);
     if (po.classIndex != ir::kNone)
-      for (ir::CfaId m : p.classes[po.classIndex].methods) cfas.push_back(m);
-    for (ExprRef e : abstraction::defaultPredicates(p, cfas))
-      po.extraPredicates.global.push_back(e);
+      for (ir::CfaId m : p.classes[po.classIndex].methods) d.roots.push_back(m);
+    d.classIndex = po.classIndex;
+    d.limit = r.maxPredicates;
+    found = abstraction::defaultPredicates(p, d);
+    abstraction::ScopedPredicates& to = po.extraPredicates;
+    to.global.insert(to.global.end(), found.global.begin(), found.global.end());
+    to.ofCfa = found.ofCfa;
+    to.ofClass = found.ofClass;
   }
   return po;
+}
+
+// The default predicates as "SCOPE: PREDICATE", SCOPE one of "global", "class C", "proc f",
+// "method C.m", "init C.init", "process P", "rules" (docs/json.md).
+nlohmann::json predicatesJson(const ir::Program& p, const abstraction::ScopedPredicates& sp) {
+  nlohmann::json out = nlohmann::json::array();
+  auto add = [&](const std::string& scope, const std::vector<ExprRef>& es) {
+    for (ExprRef e : es) out.push_back(scope + ": " + ir::exprToString(p, e));
+  };
+  add("global", sp.global);
+  for (const auto& [k, es] : sp.ofClass) add("class " + p.classes[k].name, es);
+  for (const auto& [c, es] : sp.ofCfa)
+    add(std::string(ir::cfaKindName(p.cfas[c].kind)) + " " + p.cfas[c].name, es);
+  return out;
 }
 
 Verdict verdictOf(fabricate::ProveResult::Outcome o) {
@@ -192,7 +215,8 @@ Verdict verdictOf(fabricate::ProveResult::Outcome o) {
 }  // namespace
 
 Report prove(ir::Program& p, const ProveRequest& r) {
-  fabricate::ProveOptions po = proveOptions(p, r);
+  abstraction::ScopedPredicates defaults;
+  fabricate::ProveOptions po = proveOptions(p, r, defaults);
   exec::NativeRegistry natives;
   loadNatives(r, p, natives);
   RunBudget rb(r);
@@ -278,6 +302,7 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   rep.stats["unknown_answers"] = s.unknownAnswers;
   addRunStats(rep.stats, rb.budget);
   rep.extra["engine"] = engineName(r.engine);
+  if (r.autoPredicates) rep.extra["default_predicates"] = predicatesJson(p, defaults);
   rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
   if (!r.dot.empty()) writeDot(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));
   return rep;

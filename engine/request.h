@@ -61,6 +61,7 @@ struct CheckRequest : Request {
 struct ProveRequest : Request {
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
   bool autoPredicates = false, hybrid = false;
+  size_t maxPredicates = 16;  // --auto-predicates: per scope
   std::string predicatesFile;
   fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
   bool checkProof = false;

@@ -104,7 +104,8 @@ std::vector<OptionSpec> buildTable() {
     // prove (and the cutpoints of export-chc).
     {"cutpoints", 0, V::Choice, "MODE", "loops", "where states are abstracted: loops (loop heads, entries, exits, calls, assertions), paper (ISSTA'06 Sect. 4.2: entries, exits, loop heads, calls, memory accesses), or all (every location)", kProve | kExport,
      names({ir::CutpointMode::Loops, ir::CutpointMode::Paper, ir::CutpointMode::All}, &ir::cutpointModeName), parsed(&Options::cutpoints, ir::parseCutpointMode)},
-    {"auto-predicates", 0, V::Flag, "", "", "add default predicates (ISSTA'06 Sect. 4.5)", kProve, {}, to(&Options::autoPredicates)},
+    {"auto-predicates", 0, V::Flag, "", "", "add default predicates (ISSTA'06 Sect. 4.5), each in its procedure, class, process or global scope", kProve, {}, to(&Options::autoPredicates)},
+    {"max-predicates", 0, V::Count, "N", "16", "--auto-predicates: at most N default predicates per scope", kProve, {}, to(&Options::maxPredicates)},
     {"hybrid", 0, V::Flag, "", "", "prune execution at known abstract states (Sect. 5.3)", kProve, {}, to(&Options::hybrid)},
     {"predicates", 0, V::Text, "FILE", "", "extra predicates, one expression per line", kProve, {}, to(&Options::predicatesFile)},
     {"engine", 0, V::Choice, "NAME", "fabricate", "fabricate (the paper's method), or the baselines models and eager", kProve, {"fabricate", "models", "eager"}, parsed(&Options::engine, parseEngine)},

@@ -64,6 +64,7 @@ struct Options {
   // prove
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
   bool autoPredicates = false, hybrid = false;
+  uint64_t maxPredicates = 16;
   std::string predicatesFile;
   fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
   uint64_t triageMaxStates = 200000, triageMaxDepth = 500, triageMaxCalls = 4;

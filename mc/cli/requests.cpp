@@ -78,6 +78,9 @@ engine::ProveRequest proveRequest(const Options& o, const Streams& s) {
   fillCommon(r, o, s);
   r.cutpoints = o.cutpoints;
   r.autoPredicates = o.autoPredicates;
+  if (o.wasGiven("max-predicates") && !o.autoPredicates)
+    throw engine::usageError("--max-predicates applies to --auto-predicates");
+  r.maxPredicates = static_cast<size_t>(o.maxPredicates);
   r.hybrid = o.hybrid;
   r.predicatesFile = o.predicatesFile;
   r.engine = o.engine;

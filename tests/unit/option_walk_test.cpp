@@ -74,6 +74,7 @@ std::vector<std::string> context(cli::Command c, const std::string& option) {
     case C::Prove:
       if (option == "class") return {"prove", stack};
       if (option == "entry") return {"prove", foo, "--cutpoints", "all"};
+      if (option == "max-predicates") return {"prove", shared("bakery2.tdm"), "--auto-predicates"};
       return {"prove", shared("bakery2.tdm")};
     case C::Testgen:
       if (option == "entry") return {"testgen", foo};
@@ -227,13 +228,15 @@ TEST_CASE("option walk: the defaults --help shows are the defaults") {
     CAPTURE(s.name);
     s.apply(o, v);
     // Fields that hold "given or not" (optionals) are compared by value.
-    json a = {o.search,         o.seed,          o.steps,     o.solverTimeoutMs, o.maxTries,
-              o.heuristic,      o.engine,        o.cutpoints, o.solver,          o.triageMaxStates,
-              o.triageMaxDepth, o.triageMaxCalls};
+    json a = {
+        o.search,         o.seed,           o.steps,        o.solverTimeoutMs, o.maxTries,
+        o.heuristic,      o.engine,         o.cutpoints,    o.solver,          o.triageMaxStates,
+        o.triageMaxDepth, o.triageMaxCalls, o.maxPredicates};
     json b = {defaults.search,          defaults.seed,           defaults.steps,
               defaults.solverTimeoutMs, defaults.maxTries,       defaults.heuristic,
               defaults.engine,          defaults.cutpoints,      defaults.solver,
-              defaults.triageMaxStates, defaults.triageMaxDepth, defaults.triageMaxCalls};
+              defaults.triageMaxStates, defaults.triageMaxDepth, defaults.triageMaxCalls,
+              defaults.maxPredicates};
     CHECK(a == b);
     if (s.name == "inputs") CHECK_FALSE(*o.testsOnly);
     if (s.name == "triage-timeout") CHECK(*o.triageTimeout == 30.0);
