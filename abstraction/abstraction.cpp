@@ -4,7 +4,10 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <stdexcept>
 
+#include "abstraction/predicate_scope.h"
+#include "mc/ir/ir_printer.h"
 #include "mc/symbolic/fold_locations.h"
 
 namespace tandem::abstraction {
@@ -22,10 +25,25 @@ uint32_t exactCode(const exec::Value& v, TypeRef t) {
 }  // namespace
 
 Abstraction::Abstraction(const ir::Program& p, const exec::Evaluator& ev,
-                         std::vector<ExprRef> extra)
-    : p_(p), ev_(ev), global_(p.predicates) {
-  for (ExprRef e : extra)
-    if (std::find(global_.begin(), global_.end(), e) == global_.end()) global_.push_back(e);
+                         const ScopedPredicates& extra)
+    : p_(p),
+      ev_(ev),
+      global_(p.predicates),
+      cfaPreds_(p.cfas.size()),
+      classPreds_(p.classes.size()) {
+  auto join = [](std::vector<ExprRef>& to, const std::vector<ExprRef>& more) {
+    for (ExprRef e : more)
+      if (std::find(to.begin(), to.end(), e) == to.end()) to.push_back(e);
+  };
+  for (ExprRef e : extra.global)
+    if (scopeOf(p, e).kind != PredicateScope::Kind::Global)
+      throw std::invalid_argument("a global predicate reads a local, field or process variable: " +
+                                  ir::exprToString(p, e));
+  join(global_, extra.global);
+  for (size_t c = 0; c < p.cfas.size(); ++c) cfaPreds_[c] = p.cfas[c].predicates;
+  for (const auto& [c, es] : extra.ofCfa) join(cfaPreds_.at(c), es);
+  for (size_t k = 0; k < p.classes.size(); ++k) classPreds_[k] = p.classes[k].predicates;
+  for (const auto& [k, es] : extra.ofClass) join(classPreds_.at(k), es);
 }
 
 const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
@@ -42,8 +60,8 @@ const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
     const uint32_t frame =
         p_.isClosed() || i + 1 == pcs.size() ? kTopFrame : static_cast<uint32_t>(i);
     if (cfa.classIndex != ir::kNone)
-      for (ExprRef e : p_.classes[cfa.classIndex].predicates) sc.preds.push_back({e, tid, frame});
-    for (ExprRef e : cfa.predicates) sc.preds.push_back({e, tid, frame});
+      for (ExprRef e : classPreds_[cfa.classIndex]) sc.preds.push_back({e, tid, frame});
+    for (ExprRef e : cfaPreds_[p_.locs[pcs[i]].cfa]) sc.preds.push_back({e, tid, frame});
     for (ir::VarId v : cfa.locals)
       if (!p_.vars[v].hidden) addExact(sc, v, tid, frame);
     if (p_.isClosed())

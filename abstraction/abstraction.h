@@ -18,6 +18,15 @@
 
 namespace tandem::abstraction {
 
+// Predicates from outside the model (--predicates, --auto-predicates), by the scope they belong
+// to, as `predicate` declarations are: global ones read globals only; those of a procedure,
+// method or process read its frame (or process instance); those of a class read its fields.
+struct ScopedPredicates {
+  std::vector<ExprRef> global;
+  std::map<ir::CfaId, std::vector<ExprRef>> ofCfa;
+  std::map<uint32_t, std::vector<ExprRef>> ofClass;
+};
+
 // What one location vector sees: predicates (with the thread and call-stack depth whose locals
 // they read) and exact variables. Closed systems: one location per thread (its top frame); open
 // systems: the one thread's call stack, bottom first, so the callers' predicates stay in scope
@@ -43,8 +52,10 @@ struct Scope {
 
 class Abstraction {
  public:
-  // `extra`: global predicates from outside the model (--predicates, --auto-predicates).
-  Abstraction(const ir::Program& p, const exec::Evaluator& ev, std::vector<ExprRef> extra);
+  // `extra` joins the model's predicates in their scopes. A global predicate that reads a local,
+  // a field or a process variable would be read in whatever frame is on top: refused
+  // (std::invalid_argument).
+  Abstraction(const ir::Program& p, const exec::Evaluator& ev, const ScopedPredicates& extra);
 
   const Scope& scopeAt(const std::vector<ir::LocId>& pcs) const;
   AbstractState alpha(const exec::State& s) const;
@@ -88,7 +99,10 @@ class Abstraction {
 
   const ir::Program& p_;
   const exec::Evaluator& ev_;
+  // The model's predicates with `extra` added, per scope.
   std::vector<ExprRef> global_;
+  std::vector<std::vector<ExprRef>> cfaPreds_;    // by CfaId
+  std::vector<std::vector<ExprRef>> classPreds_;  // by class index
   mutable std::map<std::vector<ir::LocId>, Scope> scopes_;
 };
 

@@ -64,13 +64,21 @@ ExprRef Abstraction::instantiate(ExprRef e, exec::ThreadId t) const {
   if (e->op == Op::Var && p_.vars[e->payload].scope == ir::VarScope::ProcessLocal &&
       p_.vars[e->payload].owner == cfa)
     return em.mk(Op::ProcLocal, e->type, {self}, index, BigInt(static_cast<int64_t>(e->payload)));
-  bool changed = false;
+  bool changed = false, constant = true;
   std::vector<ExprRef> kids;
   for (ExprRef k : e->kids) {
     kids.push_back(instantiate(k, t));
     changed = changed || kids.back() != k;
+    constant = constant && kids.back()->op == Op::IntConst;
   }
-  return changed ? em.mk(e->op, e->type, std::move(kids), e->payload, e->value) : e;
+  if (!changed) return e;
+  ExprRef out = em.mk(e->op, e->type, std::move(kids), e->payload, e->value);
+  if (constant && out->type && out->type->isIntegral()) {  // `1 - pid` of instance 0 reads `1`
+    const exec::State none;
+    if (auto v = ev_.eval(out, none, exec::kNoThread); v && v.value().isIntegral())
+      return em.intConst(v.value().toBigInt(), out->type);
+  }
+  return out;
 }
 
 std::string Abstraction::locationText(const std::vector<ir::LocId>& pcs) const {
@@ -123,8 +131,7 @@ std::string Abstraction::classInvariantText(uint32_t classIndex,
   if (!as.empty())
     for (const Scope::Exact& x : scopeAt(as.front()->pcs).exact)
       if (p_.vars[x.var].scope == ir::VarScope::Global) ++globalExact;
-  return disjunctionText(as, global_.size() + p_.classes[classIndex].predicates.size(),
-                         globalExact);
+  return disjunctionText(as, global_.size() + classPreds_[classIndex].size(), globalExact);
 }
 
 std::string Abstraction::disjunctionText(const std::vector<const AbstractState*>& as,

@@ -50,7 +50,7 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
   rep.stats["max_arity"] = hs.maxArity;
   rep.stats["states"] = hs.predicates;
   addRunStats(rep.stats, rb.budget);
-  rep.extra["cutpoints"] = r.cutpoints == ir::CutpointMode::All ? "all" : "loops";
+  rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
   if (!r.output.empty())
     rep.extra["output"] = r.output;
   else

@@ -9,6 +9,9 @@
 #include "engine/load.h"
 #include "engine/prove_errors.h"
 #include "engine/setup.h"
+#include "engine/trace_steps.h"
+#include "fabricate/triage.h"
+#include "mc/ir/ir_printer.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/initial_models.h"
@@ -88,7 +91,21 @@ const char* engineName(fabricate::ProveOptions::Engine e) {
   return "fabricate";
 }
 
-fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r) {
+// `found`: the default predicates, when --auto-predicates asks for them.
+// Default predicates: asked for, or the model names none of its own (as ISSTA'06's tool, which
+// falls back on them): neither `predicate` declarations nor --predicates.
+bool usesDefaultPredicates(const ir::Program& p, const ProveRequest& r) {
+  if (r.autoPredicates) return true;
+  if (!r.predicatesFile.empty() || !p.predicates.empty()) return false;
+  for (const ir::Cfa& c : p.cfas)
+    if (!c.predicates.empty()) return false;
+  for (const ir::ClassInfo& c : p.classes)
+    if (!c.predicates.empty()) return false;
+  return true;
+}
+
+fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
+                                     abstraction::ScopedPredicates& found) {
   fabricate::ProveOptions po;
   po.tracked = r.tracked;
   po.cutpoints = r.cutpoints;
@@ -107,16 +124,41 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r) {
   } else {
     po.entry = entryOf(r, p);
   }
-  if (!r.predicatesFile.empty()) po.extraPredicates = readPredicates(r.predicatesFile, p);
-  if (r.autoPredicates) {
-    std::vector<ir::CfaId> cfas = p.processes;
-    if (p.rules != ir::kNone) cfas.push_back(p.rules);
-    if (po.entry != ir::kNone) cfas.push_back(po.entry);
+  if (!r.predicatesFile.empty()) po.extraPredicates.global = readPredicates(r.predicatesFile, p);
+  if (r.maxPredicates && !usesDefaultPredicates(p, r))
+    throw usageError(
+        "--max-predicates applies to default predicates (--auto-predicates, or a model without "
+        "predicates and no --predicates)");
+  if (usesDefaultPredicates(p, r)) {
+    abstraction::DefaultPredicateOptions d;
+    d.roots = p.processes;
+    if (p.rules != ir::kNone) d.roots.push_back(p.rules);
+    if (po.entry != ir::kNone) d.roots.push_back(po.entry);
     if (po.classIndex != ir::kNone)
-      for (ir::CfaId m : p.classes[po.classIndex].methods) cfas.push_back(m);
-    for (ExprRef e : abstraction::defaultPredicates(p, cfas)) po.extraPredicates.push_back(e);
+      for (ir::CfaId m : p.classes[po.classIndex].methods) d.roots.push_back(m);
+    d.classIndex = po.classIndex;
+    d.limit = r.maxPredicates.value_or(16);
+    found = abstraction::defaultPredicates(p, d);
+    abstraction::ScopedPredicates& to = po.extraPredicates;
+    to.global.insert(to.global.end(), found.global.begin(), found.global.end());
+    to.ofCfa = found.ofCfa;
+    to.ofClass = found.ofClass;
   }
   return po;
+}
+
+// The default predicates as "SCOPE: PREDICATE", SCOPE one of "global", "class C", "proc f",
+// "method C.m", "init C.init", "process P", "rules" (docs/json.md).
+nlohmann::json predicatesJson(const ir::Program& p, const abstraction::ScopedPredicates& sp) {
+  nlohmann::json out = nlohmann::json::array();
+  auto add = [&](const std::string& scope, const std::vector<ExprRef>& es) {
+    for (ExprRef e : es) out.push_back(scope + ": " + ir::exprToString(p, e));
+  };
+  add("global", sp.global);
+  for (const auto& [k, es] : sp.ofClass) add("class " + p.classes[k].name, es);
+  for (const auto& [c, es] : sp.ofCfa)
+    add(std::string(ir::cfaKindName(p.cfas[c].kind)) + " " + p.cfas[c].name, es);
+  return out;
 }
 
 Verdict verdictOf(fabricate::ProveResult::Outcome o) {
@@ -137,7 +179,8 @@ Verdict verdictOf(fabricate::ProveResult::Outcome o) {
 }  // namespace
 
 Report prove(ir::Program& p, const ProveRequest& r) {
-  fabricate::ProveOptions po = proveOptions(p, r);
+  abstraction::ScopedPredicates defaults;
+  fabricate::ProveOptions po = proveOptions(p, r, defaults);
   exec::NativeRegistry natives;
   loadNatives(r, p, natives);
   RunBudget rb(r);
@@ -222,7 +265,8 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   rep.stats["stalled_executions"] = s.stalledExecutions;
   addRunStats(rep.stats, rb.budget);
   rep.extra["engine"] = engineName(r.engine);
-  rep.extra["cutpoints"] = r.cutpoints == ir::CutpointMode::All ? "all" : "loops";
+  if (usesDefaultPredicates(p, r)) rep.extra["default_predicates"] = predicatesJson(p, defaults);
+  rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
   if (!r.dot.empty()) writeDot(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));
   return rep;
 }

@@ -70,8 +70,24 @@ void checkText(std::ostream& os, const Report& r, const TextOptions& o) {
      << num(st["solver_queries"]) << " solver queries, " << num(st["time_s"]) << " s\n";
 }
 
+// --auto-predicates: one line per scope ("SCOPE: PREDICATE" in the report).
+void defaultPredicatesText(std::ostream& os, const json& preds) {
+  os << "default predicates (" << preds.size() << "):\n";
+  std::string scope;
+  for (const json& x : preds) {
+    const std::string s = x.get<std::string>();
+    const size_t colon = s.find(": ");
+    const std::string sc = s.substr(0, colon), text = s.substr(colon + 2);
+    os << (sc == scope ? ", " : (scope.empty() ? "  " : "\n  ") + sc + ": ") << text;
+    scope = sc;
+  }
+  if (!scope.empty()) os << "\n";
+}
+
 void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
+  if (r.extra.contains("default_predicates"))
+    defaultPredicatesText(os, r.extra["default_predicates"]);
   const json& st = r.stats;
   if (r.verdict == Verdict::Proved) {
     os << "invariant (" << num(st["abstract_states"]) << " abstract states):\n";

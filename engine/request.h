@@ -64,6 +64,7 @@ struct ProveRequest : Request {
   // Hybrid: --stall (fabricate::kDefaultStall unless given). --execute-bound: the concrete states
   // per Execute (unless given: fabricate::kDefaultExecuteBound, none in hybrid mode).
   std::optional<uint64_t> stall, executeBound;
+  std::optional<size_t> maxPredicates;  // default predicates per scope (16 unless given)
   std::string predicatesFile;
   fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
   bool checkProof = false;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -103,7 +104,13 @@ class Prover {
   }
   // Concrete exploration from the given start nodes (already in cnodes_).
   void execute(std::vector<size_t> starts);
-  void startFrom(const exec::State& s, bool fabricated, int64_t fromAbstract);
+  // `mustBeNew`: `s` is a model of a query that excludes every known abstract state, so its own
+  // abstract state is new (ISSTA'06 Thm 3.3: every fabrication adds coverage, hence
+  // termination). If it is not, alpha and gamma disagree (a predicate read in another frame than
+  // gamma reads it, say) and the run would fabricate forever: an internal error.
+  void startFrom(const exec::State& s, bool fabricated, int64_t fromAbstract,
+                 bool mustBeNew = false);
+  std::logic_error coverageLost(const AbstractState& a) const;
   void recordProblem(size_t node, const exec::ExecError& e, const search::Move* failing);
   // The potential error `e` reached from abstract state `from` (-1: none): its entry, and whether
   // it is new (then its trace is still to be filled in).
@@ -329,21 +336,25 @@ void Prover::execute(std::vector<size_t> starts) {
   if (end == search::DriveEnd::Finished && visitor.stalled()) ++stats_.stalledExecutions;
 }
 
-void Prover::startFrom(const exec::State& s, bool fabricated, int64_t fromAbstract) {
+void Prover::startFrom(const exec::State& s, bool fabricated, int64_t fromAbstract,
+                       bool mustBeNew) {
   std::string enc;
   sys_.codec().encode(s, enc);
   visited_.insert(enc);
   cnodes_.push_back(CNode{std::move(enc), -1, {}, fabricated, fromAbstract});
-  if (fabricated) {
-    // The fabricated state's own abstract state is new; the edge marks where it came from.
-    if (atCutpoint(s)) {
-      auto [aid, isNew] = addAbstract(abs_.alpha(s), true, fromAbstract);
-      (void)isNew;
-      addEdge(fromAbstract, aid, true);
-      cnodes_.back().lastAbstract = aid;
-    }
+  if (fabricated && atCutpoint(s)) {
+    auto [aid, isNew] = addAbstract(abs_.alpha(s), true, fromAbstract);
+    if (mustBeNew && !isNew) throw coverageLost(nodes_[aid].state);
+    addEdge(fromAbstract, aid, true);  // where it came from
+    cnodes_.back().lastAbstract = aid;
   }
   execute({cnodes_.size() - 1});
+}
+
+std::logic_error Prover::coverageLost(const AbstractState& a) const {
+  return std::logic_error("a fabricated state at " + abs_.locationText(a.pcs) +
+                          " has the known abstract state " + abs_.formulaText(a) +
+                          ": alpha and gamma disagree (ISSTA'06 Thm 3.3)");
 }
 
 smt::CheckResult Prover::query(std::vector<ExprRef> as) {
@@ -497,7 +508,7 @@ bool Prover::checkPass() {
           continue;
         }
         ++stats_.fabricatedStates;
-        startFrom(symbolic::concretize(p_, end.post, solver_.model(), shape()), true, id);
+        startFrom(symbolic::concretize(p_, end.post, solver_.model(), shape()), true, id, true);
         fabricated = true;
       }
     }
@@ -555,6 +566,9 @@ void Prover::initialCheck() {
     if (!r.isSat()) return;
     // A model of the initial condition is a real initial state, not a fabricated one.
     exec::State s0 = symbolic::concretize(p_, c0, solver_.model(), shape());
+    if (atCutpoint(s0))
+      if (auto known = index_.find(abs_.alpha(s0)); known != index_.end())
+        throw coverageLost(known->first);
     initialModels_.push_back(s0);
     startFrom(s0, false, -1);
     if (!atCutpoint(s0) || !index_.count(abs_.alpha(s0)))  // no progress would loop forever
@@ -611,7 +625,9 @@ ProveResult Prover::run() {
   } else {
     r.outcome = ProveResult::Outcome::Proved;
   }
+  // The invariant's text only for a proof (the text of a large graph takes a while).
   for (const auto& [pcs, ids] : byLoc_) {
+    if (r.outcome != ProveResult::Outcome::Proved) break;
     std::vector<const AbstractState*> states;
     for (uint32_t id : ids) states.push_back(&nodes_[id].state);
     r.invariant.emplace_back(abs_.locationText(pcs), abs_.disjunctionText(states));

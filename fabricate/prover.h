@@ -47,7 +47,7 @@ struct ProveOptions {
   search::Strategy search = search::Strategy::Bfs;  // the order of concrete execution
   uint64_t seed = 0;
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
-  std::vector<ExprRef> extraPredicates;
+  abstraction::ScopedPredicates extraPredicates;  // --predicates, --auto-predicates
   // Closed systems with unbounded inputs: their initial states (symbolic/initial_models.h), for
   // Execute and triage; null when explicit enumeration suffices or there are too many.
   std::shared_ptr<const std::vector<exec::State>> initial;

@@ -49,9 +49,6 @@ using symbolic::Heuristic;
 using symbolic::Solving;
 using Engine = fabricate::ProveOptions::Engine;
 
-std::optional<ir::CutpointMode> parseCutpoints(std::string_view v) {
-  return v == "all" ? ir::CutpointMode::All : ir::CutpointMode::Loops;
-}
 std::optional<Engine> parseEngine(std::string_view v) {
   return v == "eager" ? Engine::Eager : v == "models" ? Engine::Models : Engine::Fabricate;
 }
@@ -105,8 +102,10 @@ std::vector<OptionSpec> buildTable() {
     {"solver-cross-check", 0, V::Flag, "", "", "send every query to both back ends and compare", kSolvers, {}, to(&Options::solverCrossCheck)},
     {"check-proof", 0, V::Flag, "", "", "re-check a proof with the other back end", kProve, {}, to(&Options::checkProof)},
     // prove (and the cutpoints of export-chc).
-    {"cutpoints", 0, V::Choice, "MODE", "loops", "where states are abstracted: loop heads and the like, or every location", kProve | kExport, {"loops", "all"}, parsed(&Options::cutpoints, parseCutpoints)},
-    {"auto-predicates", 0, V::Flag, "", "", "add default predicates (ISSTA'06 Sect. 4.5)", kProve, {}, to(&Options::autoPredicates)},
+    {"cutpoints", 0, V::Choice, "MODE", "loops", "where states are abstracted: loops (loop heads, entries, exits, calls, assertions), paper (ISSTA'06 Sect. 4.2: entries, exits, loop heads, calls, memory accesses), or all (every location)", kProve | kExport,
+     names({ir::CutpointMode::Loops, ir::CutpointMode::Paper, ir::CutpointMode::All}, &ir::cutpointModeName), parsed(&Options::cutpoints, ir::parseCutpointMode)},
+    {"auto-predicates", 0, V::Flag, "", "", "add default predicates (ISSTA'06 Sect. 4.5), each in its procedure, class, process or global scope (used anyway when the model has no predicates)", kProve, {}, to(&Options::autoPredicates)},
+    {"max-predicates", 0, V::Count, "N", "16", "default predicates: at most N per scope", kProve, {}, to(&Options::maxPredicates)},
     {"hybrid", 0, V::Flag, "", "", "Sect. 5.3: end each execution once it stops finding new abstract states, and fabricate", kProve, {}, to(&Options::hybrid)},
     {"stall", 0, V::Count, "N", "1000", "hybrid: concrete states in a row without a new abstract state that end an execution; implies --hybrid", kProve, {}, to(&Options::stall)},
     {"execute-bound", 0, V::Count, "N", "1000, --hybrid: none", "concrete states per execution", kProve, {}, to(&Options::executeBound)},

@@ -65,6 +65,7 @@ struct Options {
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
   bool autoPredicates = false, hybrid = false;
   std::optional<uint64_t> stall, executeBound;  // prove's defaults unless given
+  uint64_t maxPredicates = 16;
   std::string predicatesFile;
   fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
   uint64_t triageMaxStates = 200000, triageMaxCalls = 4;

@@ -78,6 +78,7 @@ engine::ProveRequest proveRequest(const Options& o, const Streams& s) {
   fillCommon(r, o, s);
   r.cutpoints = o.cutpoints;
   r.autoPredicates = o.autoPredicates;
+  if (o.wasGiven("max-predicates")) r.maxPredicates = static_cast<size_t>(o.maxPredicates);
   r.hybrid = o.hybrid || o.stall;  // --stall implies --hybrid
   r.stall = o.stall;
   r.executeBound = o.executeBound;

@@ -155,22 +155,6 @@ class Printer {
   const Program& p_;
 };
 
-const char* kindName(CfaKind k) {
-  switch (k) {
-    case CfaKind::Proc:
-      return "proc";
-    case CfaKind::Method:
-      return "method";
-    case CfaKind::ClassInit:
-      return "init";
-    case CfaKind::Process:
-      return "process";
-    case CfaKind::Rules:
-      return "rules";
-  }
-  return "?";
-}
-
 // ` partition(c1, ..., ck)` of a native or @concrete procedure (nothing when it has none).
 void printPartitions(std::ostream& os, Printer& pr, const std::vector<ExprRef>& parts) {
   if (parts.empty()) return;
@@ -253,7 +237,7 @@ std::string programToString(const Program& p) {
     os << "\n";
   }
   for (const auto& c : p.cfas) {
-    os << "\n" << kindName(c.kind) << " " << c.name;
+    os << "\n" << cfaKindName(c.kind) << " " << c.name;
     if (c.instances > 1) os << "[" << c.instances << "]";
     os << "(";
     for (size_t i = 0; i < c.params.size(); ++i)
@@ -304,6 +288,22 @@ std::string programToString(const Program& p) {
     }
   }
   return os.str();
+}
+
+const char* cfaKindName(CfaKind k) {
+  switch (k) {
+    case CfaKind::Proc:
+      return "proc";
+    case CfaKind::Method:
+      return "method";
+    case CfaKind::ClassInit:
+      return "init";
+    case CfaKind::Process:
+      return "process";
+    case CfaKind::Rules:
+      return "rules";
+  }
+  return "?";
 }
 
 }  // namespace tandem::ir

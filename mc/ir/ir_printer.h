@@ -11,6 +11,9 @@ namespace tandem::ir {
 // An expression in the language's own syntax, with variable and location names.
 std::string exprToString(const Program& p, ExprRef e);
 
+// "proc", "method", "init", "process" or "rules".
+const char* cfaKindName(CfaKind k);
+
 // The whole IR: variables, then each CFA with its locations and edges.
 std::string programToString(const Program& p);
 

@@ -2,27 +2,9 @@
 
 #include <set>
 
+#include "mc/ir/edge_exprs.h"
+
 namespace tandem::symbolic {
-
-namespace {
-
-// Variables whose address the code of `cfa` (or any code, for globals) takes.
-void collectAddressTaken(ExprRef e, std::set<ir::VarId>& out) {
-  if (e->op == Op::AddrOf && e->kid(0)->op == Op::Var) out.insert(e->kid(0)->payload);
-  for (ExprRef k : e->kids) collectAddressTaken(k, out);
-}
-
-void collectEdge(const ir::Edge& e, std::set<ir::VarId>& out) {
-  for (ExprRef x : {e.guard, e.cond, e.result})
-    if (x) collectAddressTaken(x, out);
-  for (const auto& a : e.assigns) {
-    collectAddressTaken(a.lhs, out);
-    if (a.rhs) collectAddressTaken(a.rhs, out);
-  }
-  for (ExprRef x : e.args) collectAddressTaken(x, out);
-}
-
-}  // namespace
 
 FragmentBuilder::FragmentBuilder(const ir::Program& p, const SymEvaluator& sev,
                                  std::vector<bool> cutpoints,
@@ -66,10 +48,7 @@ std::vector<SymValue> FragmentBuilder::refCandidates(TypeRef refType,
   // Frame `depth` may point at variables of its own frame and of its callers' frames.
   for (size_t d = 0; d <= depth && d < pcs.size(); ++d) {
     const ir::CfaId cfa = p_.locs[pcs[d]].cfa;
-    std::set<ir::VarId> taken;
-    for (ir::LocId l : p_.cfas[cfa].locs)
-      for (ir::EdgeId e : p_.locs[l].out) collectEdge(p_.edges[e], taken);
-    for (ir::VarId v : taken) {
+    for (ir::VarId v : ir::addressTaken(p_, cfa)) {
       const ir::Variable& var = p_.vars[v];
       if (var.type != refType->elem) continue;
       if (var.scope == ir::VarScope::Global)

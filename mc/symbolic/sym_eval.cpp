@@ -1,6 +1,7 @@
 #include "mc/symbolic/sym_eval.h"
 
 #include <optional>
+#include <stdexcept>
 
 #include "mc/symbolic/complex_terms.h"
 #include "mc/symbolic/sym_eval_ctx.h"
@@ -424,6 +425,10 @@ SymLvalue SymEvaluator::lvalueIn(const Ctx& c, ExprRef e) const {
         case ir::VarScope::Global:
           return SymLvalue{exec::AddressBase::Global, 0, exec::kNoObject, v.slot, {}};
         case ir::VarScope::Local:
+          // As in the concrete evaluator: a local is read in its own procedure's frame only (a
+          // predicate read in another frame would make gamma disagree with alpha).
+          if (c.s.frames.empty() || (v.owner != ir::kNone && c.s.top().cfa != v.owner))
+            throw std::logic_error("local '" + v.name + "' read outside its procedure");
           return SymLvalue{exec::AddressBase::Local,
                            static_cast<uint32_t>(c.s.frames.size() - 1),
                            exec::kNoObject,

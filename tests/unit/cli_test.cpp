@@ -124,6 +124,15 @@ TEST_CASE("cli: usage errors exit 2 with a message") {
     CHECK(r.err.find("--invariant:1:") != std::string::npos);
     CHECK(r.err.find("Nope") != std::string::npos);
   }
+  SUBCASE("--max-predicates without --auto-predicates, or not positive") {
+    std::string bakery = conformance("bakery2.tdm");
+    auto r = tandem({"prove", bakery, "--max-predicates", "4"});
+    CHECK(r.rc == 2);
+    CHECK(r.err.find("--max-predicates applies to default predicates") != std::string::npos);
+    CHECK(tandem({"prove", bakery, "--auto-predicates", "--max-predicates", "0"}).rc == 2);
+    CHECK(tandem({"prove", bakery, "--auto-predicates", "--max-predicates", "4", "--quiet"}).rc ==
+          0);
+  }
   SUBCASE("an open system without --entry") {
     auto r = tandem({"check", conformance("foo_null.tdm")});
     CHECK(r.rc == 2);

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <sstream>
+#include <string>
 
 #include "mc/ir/cutpoints.h"
 #include "mc/ir/frontend.h"
@@ -49,4 +50,35 @@ TEST_CASE("cutpoints: every location of a process is a cutpoint") {
   auto p = load("var x: int = 0;\nprocess P { A: x := 1; B: x := 2; C: skip; goto A; }\n");
   auto cut = computeCutpoints(*p, tandem::ir::CutpointMode::Loops);
   for (const auto& l : p->locs) CHECK(cut[l.id]);
+}
+
+TEST_CASE("cutpoints: paper mode adds memory accesses and leaves out assertions") {
+  auto p = load(R"(
+proc f(x: int, a: int[]) {
+  var px: ref int = null;
+  var y: int = 0;
+A: y := 1;
+B: px := &x;
+C: x := x + 1;
+D: y := a[0];
+E: if (px != null) {
+F:   *px := 2;
+   }
+G: assert y >= 0;
+H: skip;
+}
+)");
+  auto cut = computeCutpoints(*p, tandem::ir::CutpointMode::Paper);
+  auto at = [&](const char* label) { return static_cast<bool>(cut[*p->findLabel(label)]); };
+  CHECK(at("A"));   // entry
+  CHECK(!at("B"));  // &x names x without reading it
+  CHECK(at("C"));   // x's address is taken: x lives in memory
+  CHECK(at("D"));   // array access
+  CHECK(!at("E"));  // compares the pointer, does not dereference it
+  CHECK(at("F"));   // dereference
+  CHECK(!at("G"));  // an assertion is not one of the paper's rules
+  CHECK(!at("H"));
+  CHECK(tandem::ir::parseCutpointMode("paper") == tandem::ir::CutpointMode::Paper);
+  CHECK(std::string(tandem::ir::cutpointModeName(tandem::ir::CutpointMode::Paper)) == "paper");
+  CHECK(!tandem::ir::parseCutpointMode("sideways"));
 }

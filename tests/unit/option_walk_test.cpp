@@ -74,6 +74,7 @@ std::vector<std::string> context(cli::Command c, const std::string& option) {
     case C::Prove:
       if (option == "class") return {"prove", stack};
       if (option == "entry") return {"prove", foo, "--cutpoints", "all"};
+      if (option == "max-predicates") return {"prove", shared("bakery2.tdm"), "--auto-predicates"};
       return {"prove", shared("bakery2.tdm")};
     case C::Testgen:
       if (option == "entry") return {"testgen", foo};
@@ -242,7 +243,8 @@ TEST_CASE("option walk: the defaults --help shows are the defaults") {
               o.solver,
               o.triageMaxStates,
               o.triageMaxDepth.value_or(0),
-              o.triageMaxCalls};
+              o.triageMaxCalls,
+              o.maxPredicates};
     json b = {defaults.search,
               defaults.seed,
               defaults.steps,
@@ -254,7 +256,8 @@ TEST_CASE("option walk: the defaults --help shows are the defaults") {
               defaults.solver,
               defaults.triageMaxStates,
               defaults.triageMaxDepth.value_or(0),
-              defaults.triageMaxCalls};
+              defaults.triageMaxCalls,
+              defaults.maxPredicates};
     CHECK(a == b);
     if (s.name == "inputs") CHECK_FALSE(*o.testsOnly);
     if (s.name == "triage-timeout") CHECK(*o.triageTimeout == 30.0);

@@ -258,9 +258,13 @@ TEST_CASE("prove command: --predicates FILE, bad flags") {
   o.json = true;
   o.quiet = true;
   o.cutpoints = ir::CutpointMode::All;
+  o.predicatesFile = "/dev/null";  // no predicates at all (not even the default ones)
   std::ostringstream out, err;
   int withoutPreds = cli::execute(o, *p, out, err);
   CHECK(withoutPreds == 3);  // without x1 <= x2 mutual exclusion is out of reach
+  o.predicatesFile.clear();  // a model without predicates gets the default ones
+  std::ostringstream out1, err1;
+  CHECK(cli::execute(o, *p, out1, err1) == 0);
   o.predicatesFile = path;
   std::ostringstream out2, err2;
   CHECK(cli::execute(o, *p, out2, err2) == 0);
