@@ -9,10 +9,8 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
                                              ir::CfaId entry, symbolic::Solving solving,
                                              const symbolic::MixedOptions& mixed,
                                              std::optional<uint64_t> maxCalls, bool stopAtError) {
-  if (p.isClosed() || !p.invariants.empty())
-    throw inputError(r.file,
-                     "symbolic execution of closed systems and of invariants is not implemented "
-                     "yet");
+  if (p.isClosed())
+    throw inputError(r.file, "symbolic execution of closed systems is not implemented yet");
   auto run = std::make_unique<SymbolicRun>(r);
   symbolic::ExploreOptions& eo = run->options;
   eo.entry = entry;

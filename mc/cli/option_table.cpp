@@ -85,7 +85,7 @@ std::vector<OptionSpec> buildTable() {
     {"memory-limit", 0, V::Count, "MB", "none", "bound on the memory (resident set), in MB", kAnalyses, {}, to(&Options::memoryLimitMb)},
     // Properties.
     {"check", 0, V::List, "KIND,...", "all", "error kinds tracked: assert, invariant, index-out-of-bounds, null-deref, div-by-zero, negative-size", kAnalyses, {}, to(&Options::checkKinds)},
-    {"invariant", 0, V::Repeated, "EXPR", "", "an extra safety property (an expression); repeatable", kCheck | kProve | kRun | kExport | kIr, {}, to(&Options::invariants)},
+    {"invariant", 0, V::Repeated, "EXPR", "", "an extra safety property (an expression); repeatable", kCheck | kProve | kTestgen | kRun | kExport | kIr, {}, to(&Options::invariants)},
     {"deadlock", 0, V::Flag, "", "", "report states of closed systems where no process can move", kCheck | kRun, {}, to(&Options::deadlock)},
     // Output.
     {"json", 0, V::Flag, "", "", "print the JSON report on stdout (docs/json.md)", kAll, {}, to(&Options::json)},

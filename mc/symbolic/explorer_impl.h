@@ -53,6 +53,10 @@ class Explorer final : private TransferPolicy, private search::SearchVisitor {
   bool feasible(SymState& s) override;
   void fail(const SymState& s, ExprRef bad, const exec::ExecError& error, ir::EdgeId id) override;
   void successor(SymState&& s, ir::EdgeId id) override;
+  // The `invariant`s in state `s` (reached by its last path edge, or the entry state): a state
+  // that can violate one ends a path with that error, and they are assumed from there on. False
+  // when the path cannot go on.
+  bool invariantsHold(SymState& s, bool atEntry);
   void returned(const SymState& s, ir::EdgeId id) override;
   // Constraints the concretizer made (EXE's pins) join the path condition.
   void absorb(SymState& s) override;

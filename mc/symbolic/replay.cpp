@@ -123,6 +123,16 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
     r.problem = "the path ends before call " + std::to_string(nextCall + 1) + " starts";
     return r;
   }
+  if (end.error && end.error->kind == ir::ErrorKind::Invariant) {
+    // An invariant fails in the state the path ends in (GenericSystem checks each state reached).
+    auto st = ev.checkInvariants(r.states.back());
+    if (!st.ok() && sameError(st.error(), end)) {
+      r.error = st.error();
+      r.errorLoc = end.path.empty() ? cfa.entry : p.edges[end.path.back()].from;
+      r.followed = true;
+      return r;
+    }
+  }
   if (end.error) {
     r.problem = end.errorAtEntry ? "the last frame starts without the error"
                                  : "the concrete run does not reach the error";

@@ -44,6 +44,7 @@ std::unique_ptr<SymState> Explorer::entryState() {
   auto s = std::make_unique<SymState>();
   if (!transfer_.enter(*s, o_.entry, *this)) return nullptr;
   if (classMode_) self_ = s->top().self;
+  if (!invariantsHold(*s, true)) return nullptr;
   s->pathCondAt.assign(s->pathCond.size(), 0);
   return s;
 }

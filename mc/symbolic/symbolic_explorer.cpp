@@ -100,7 +100,39 @@ void Explorer::absorb(SymState& s) {
 }
 
 void Explorer::successor(SymState&& s, ir::EdgeId) {
+  if (!invariantsHold(s, false)) return;
   queue(std::make_unique<SymState>(std::move(s)));
+}
+
+bool Explorer::invariantsHold(SymState& s, bool atEntry) {
+  for (const ir::Property& inv : p_.invariants) {
+    std::vector<Obligation> obls;
+    ExprRef v = transfer_.evaluator().eval(inv.expr, s, obls).expr;
+    for (const Obligation& ob : obls)
+      if (!ob.ok->isTrue()) throw NotImplemented("an invariant whose evaluation can fail");
+    if (v->isTrue()) continue;
+    if (o_.tracked[static_cast<size_t>(ir::ErrorKind::Invariant)] &&
+        reported_.insert(em_.mkNot(v)).second) {
+      PcAnswer a = check(s.pathCond, em_.mkNot(v));
+      if (a.isSat()) {
+        SymState e = s;
+        e.pathCond.push_back(em_.mkNot(v));
+        e.certificate = a.certificate;
+        const std::string name = inv.name.empty() ? "" : " '" + inv.name + "'";
+        endPath(e,
+                exec::ExecError{ir::ErrorKind::Invariant, inv.loc, "invariant" + name + " violated",
+                                false},
+                std::nullopt, atEntry);
+        if (stop_) return false;
+      }
+    }
+    if (v->isFalse()) return false;
+    s.pathCond.push_back(v);
+    if (!feasible(s)) return false;
+  }
+  if (s.pathCondAt.size() < s.pathCond.size())
+    s.pathCondAt.resize(s.pathCond.size(), static_cast<uint32_t>(s.path.size()));
+  return true;
 }
 
 // expand() ends such states before it steps them; a bottom frame returning from a location with

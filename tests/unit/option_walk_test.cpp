@@ -101,8 +101,9 @@ std::vector<std::string> value(const cli::OptionSpec& s, cli::Command c, const S
       {"class", "BoundedStack"},
       {"args", "2,0"},
       {"check", "assert,invariant"},
-      {"invariant",
-       c == cli::Command::Prove || c == cli::Command::ExportChc ? "x1 >= 0" : "turn >= 0"},
+      {"invariant", c == cli::Command::Prove || c == cli::Command::ExportChc ? "x1 >= 0"
+                    : c == cli::Command::Testgen                             ? "0 <= 1"
+                                                                             : "turn >= 0"},
       {"dot", tmp.path("graph.dot")},
       {"output", tmp.path("out.smt2")},
       {"smt-log", tmp.path("log.smt2")},
