@@ -14,29 +14,8 @@ namespace {
 // The complementary comparison, so that a false literal reads `t != serving`, not `!(t ==
 // serving)`; other atoms are negated as they are.
 std::string negatedText(const ir::Program& p, ExprRef atom) {
-  Op op;
-  switch (atom->op) {
-    case Op::Eq:
-      op = Op::Ne;
-      break;
-    case Op::Ne:
-      op = Op::Eq;
-      break;
-    case Op::Lt:
-      op = Op::Ge;
-      break;
-    case Op::Le:
-      op = Op::Gt;
-      break;
-    case Op::Gt:
-      op = Op::Le;
-      break;
-    case Op::Ge:
-      op = Op::Lt;
-      break;
-    default:
-      return "!(" + ir::exprToString(p, atom) + ")";
-  }
+  const Op op = negatedComparison(atom->op);
+  if (op == atom->op) return "!(" + ir::exprToString(p, atom) + ")";
   return ir::exprToString(p, p.exprs->mk(op, atom->type, atom->kids, atom->payload, atom->value));
 }
 

@@ -55,19 +55,13 @@ std::optional<std::pair<Terms, Values>> normalise(const Literal& l) {
   for (auto it = terms.begin(); it != terms.end();)
     it = it->second.sign() == 0 ? terms.erase(it) : std::next(it);
   if (terms.empty()) return std::nullopt;
-  if (!l.positive) {  // the complementary comparison
-    static const std::map<Op, Op> negated{{Op::Eq, Op::Ne}, {Op::Ne, Op::Eq}, {Op::Lt, Op::Ge},
-                                          {Op::Le, Op::Gt}, {Op::Gt, Op::Le}, {Op::Ge, Op::Lt}};
-    op = negated.at(op);
-  }
+  if (!l.positive) op = negatedComparison(op);
   // terms + k op 0, i.e. terms op -k; with the first coefficient positive.
   BigInt c = -k;
   if (terms.begin()->second.sign() < 0) {
     for (auto& [leaf, coef] : terms) coef = -coef;
     c = -c;
-    static const std::map<Op, Op> mirrored{{Op::Eq, Op::Eq}, {Op::Ne, Op::Ne}, {Op::Lt, Op::Gt},
-                                           {Op::Le, Op::Ge}, {Op::Gt, Op::Lt}, {Op::Ge, Op::Le}};
-    op = mirrored.at(op);
+    op = mirroredComparison(op);
   }
   Values v;
   switch (op) {

@@ -5,6 +5,40 @@
 
 namespace tandem {
 
+Op negatedComparison(Op op) {
+  switch (op) {
+    case Op::Eq:
+      return Op::Ne;
+    case Op::Ne:
+      return Op::Eq;
+    case Op::Lt:
+      return Op::Ge;
+    case Op::Le:
+      return Op::Gt;
+    case Op::Gt:
+      return Op::Le;
+    case Op::Ge:
+      return Op::Lt;
+    default:
+      return op;
+  }
+}
+
+Op mirroredComparison(Op op) {
+  switch (op) {
+    case Op::Lt:
+      return Op::Gt;
+    case Op::Le:
+      return Op::Ge;
+    case Op::Gt:
+      return Op::Lt;
+    case Op::Ge:
+      return Op::Le;
+    default:
+      return op;
+  }
+}
+
 const char* opName(Op op) {
   switch (op) {
     case Op::IntConst:

@@ -69,6 +69,9 @@ enum class Op : uint8_t {
 };
 
 const char* opName(Op op);
+// Comparisons: `!(a op b)` is `a negated(op) b`; `a op b` is `b mirrored(op) a`. Other ops: as is.
+Op negatedComparison(Op op);
+Op mirroredComparison(Op op);
 
 struct ExprNode {
   Op op;

@@ -130,28 +130,8 @@ bool addComparison(ExprRef f, ExprRef t, IntBounds& b) {
   }
   if (a != t || c->op != Op::IntConst) return false;
   if (negated) {
-    switch (op) {
-      case Op::Eq:
-        op = Op::Ne;
-        break;
-      case Op::Ne:
-        op = Op::Eq;
-        break;
-      case Op::Lt:
-        op = Op::Ge;
-        break;
-      case Op::Le:
-        op = Op::Gt;
-        break;
-      case Op::Gt:
-        op = Op::Le;
-        break;
-      case Op::Ge:
-        op = Op::Lt;
-        break;
-      default:
-        return false;
-    }
+    if (negatedComparison(op) == op) return false;  // not a comparison
+    op = negatedComparison(op);
   }
   const BigInt& v = c->value;
   auto atLeast = [&](BigInt x) { b.lo = b.lo && *b.lo > x ? *b.lo : x; };
