@@ -8,6 +8,7 @@
 
 #include "abstraction/predicate_scope.h"
 #include "mc/ir/ir_printer.h"
+#include "mc/ir/liveness.h"
 #include "mc/symbolic/fold_locations.h"
 
 namespace tandem::abstraction {
@@ -30,7 +31,8 @@ Abstraction::Abstraction(const ir::Program& p, const exec::Evaluator& ev,
       ev_(ev),
       global_(p.predicates),
       cfaPreds_(p.cfas.size()),
-      classPreds_(p.classes.size()) {
+      classPreds_(p.classes.size()),
+      dead_(p.isClosed() ? ir::deadProcessLocals(p) : std::vector<std::vector<ir::VarId>>{}) {
   auto join = [](std::vector<ExprRef>& to, const std::vector<ExprRef>& more) {
     for (ExprRef e : more)
       if (std::find(to.begin(), to.end(), e) == to.end()) to.push_back(e);
@@ -61,13 +63,23 @@ const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
         p_.isClosed() || i + 1 == pcs.size() ? kTopFrame : static_cast<uint32_t>(i);
     if (cfa.classIndex != ir::kNone)
       for (ExprRef e : classPreds_[cfa.classIndex]) sc.preds.push_back({e, tid, frame});
-    for (ExprRef e : cfaPreds_[p_.locs[pcs[i]].cfa]) sc.preds.push_back({e, tid, frame});
+    for (ExprRef e : cfaPreds_[p_.locs[pcs[i]].cfa])
+      if (!readsDead(e, pcs[i])) sc.preds.push_back({e, tid, frame});
     for (ir::VarId v : cfa.locals)
       if (!p_.vars[v].hidden) addExact(sc, v, tid, frame);
     if (p_.isClosed())
-      for (ir::VarId v : cfa.processLocals) addExact(sc, v, tid, frame);
+      for (ir::VarId v : cfa.processLocals)
+        if (!std::binary_search(dead_[pcs[i]].begin(), dead_[pcs[i]].end(), v))
+          addExact(sc, v, tid, frame);
   }
   return scopes_.emplace(pcs, std::move(sc)).first->second;
+}
+
+bool Abstraction::readsDead(ExprRef e, ir::LocId l) const {
+  if (dead_.empty() || dead_[l].empty()) return false;
+  for (uint32_t v : freeVars(e))
+    if (std::binary_search(dead_[l].begin(), dead_[l].end(), v)) return true;
+  return false;
 }
 
 void Abstraction::addExact(Scope& sc, ir::VarId v, exec::ThreadId thread, uint32_t frame) const {
@@ -147,14 +159,32 @@ ExprRef Abstraction::predicateValue(const Scope::Pred& pr, const symbolic::SymCo
   return v.expr;
 }
 
+Abstraction::Valuation Abstraction::valuate(const std::vector<ir::LocId>& pcs,
+                                            const symbolic::SymConfig& c,
+                                            const symbolic::SymEvaluator& sev) const {
+  const Scope& sc = scopeAt(pcs);
+  Valuation v;
+  for (const Scope::Pred& pr : sc.preds) {
+    ExprRef defined = nullptr;
+    v.value.push_back(predicateValue(pr, c, sev, &defined));
+    v.defined.push_back(defined);
+  }
+  for (const Scope::Exact& x : sc.exact)
+    v.exact.push_back(predicateValue({x.expr, x.thread, x.frame}, c, sev, nullptr));
+  return v;
+}
+
 ExprRef Abstraction::gamma(const AbstractState& a, const symbolic::SymConfig& c,
                            const symbolic::SymEvaluator& sev) const {
+  return gamma(a, valuate(a.pcs, c, sev));
+}
+
+ExprRef Abstraction::gamma(const AbstractState& a, const Valuation& val) const {
   ExprManager& em = *p_.exprs;
   const Scope& sc = scopeAt(a.pcs);
   std::vector<ExprRef> lits;
   for (size_t i = 0; i < sc.preds.size(); ++i) {
-    ExprRef defined = nullptr;
-    ExprRef v = predicateValue(sc.preds[i], c, sev, &defined);
+    ExprRef defined = val.defined[i], v = val.value[i];
     switch (static_cast<Truth>(a.truth[i])) {
       case Truth::True:
         lits.push_back(em.mkAnd(defined, v));
@@ -168,12 +198,10 @@ ExprRef Abstraction::gamma(const AbstractState& a, const symbolic::SymConfig& c,
     }
   }
   for (size_t i = 0; i < sc.exact.size(); ++i) {
-    const Scope::Exact& x = sc.exact[i];
-    ExprRef v = predicateValue({x.expr, x.thread, x.frame}, c, sev, nullptr);
-    TypeRef t = x.expr->type;
+    TypeRef t = sc.exact[i].expr->type;
     ExprRef k =
         t->kind == TypeKind::Bool ? em.boolConst(a.exact[i] != 0) : em.enumConst(t, a.exact[i]);
-    lits.push_back(em.mkEq(v, k));
+    lits.push_back(em.mkEq(val.exact[i], k));
   }
   return em.mkAnd(std::span<const ExprRef>(lits));
 }

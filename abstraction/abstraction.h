@@ -3,7 +3,9 @@
 // symbolic state, for the SMT solver. Predicates in scope at a location vector are the global
 // ones (declared, or from --predicates) and the scoped ones of each thread's current procedure,
 // method (with its class's predicates) or process. Bool and enum variables in scope, and the
-// elements of their fixed-length arrays of up to kMaxExactElements, are exact.
+// elements of their fixed-length arrays of up to kMaxExactElements, are exact. In closed
+// systems a process's predicates and exact values that read one of its locals dead at its
+// location (mc/ir/liveness.h) are out of scope there.
 #pragma once
 
 #include <map>
@@ -62,6 +64,16 @@ class Abstraction {
   // The formula gamma(a) over the symbolic configuration `c` (at a's locations).
   ExprRef gamma(const AbstractState& a, const symbolic::SymConfig& c,
                 const symbolic::SymEvaluator& sev) const;
+  // The values of the predicates and exact terms in scope at `pcs` over one configuration,
+  // computed once: gamma of many abstract states over the same configuration reuses them.
+  struct Valuation {
+    std::vector<ExprRef> value, defined;  // per predicate: its truth, and that it is defined
+    std::vector<ExprRef> exact;           // per exact term
+  };
+  Valuation valuate(const std::vector<ir::LocId>& pcs, const symbolic::SymConfig& c,
+                    const symbolic::SymEvaluator& sev) const;
+  // gamma(a) over a valuation of a's locations (of a configuration, or of free symbols).
+  ExprRef gamma(const AbstractState& a, const Valuation& v) const;
   // The locations of a concrete state: each thread's top location, or (open systems) the call
   // stack of the one thread.
   std::vector<ir::LocId> locations(const exec::State& s) const;
@@ -96,6 +108,8 @@ class Abstraction {
   // Adds the exact terms of variable `v` (nothing when it is not exact) to `sc`.
   void addExact(Scope& sc, ir::VarId v, exec::ThreadId thread, uint32_t frame) const;
   std::string exactText(const Scope::Exact& x, uint32_t value) const;
+  // Whether `e` reads a process local dead at location `l` (closed systems).
+  bool readsDead(ExprRef e, ir::LocId l) const;
 
   const ir::Program& p_;
   const exec::Evaluator& ev_;
@@ -103,6 +117,7 @@ class Abstraction {
   std::vector<ExprRef> global_;
   std::vector<std::vector<ExprRef>> cfaPreds_;    // by CfaId
   std::vector<std::vector<ExprRef>> classPreds_;  // by class index
+  std::vector<std::vector<ir::VarId>> dead_;      // closed systems: by LocId, sorted
   mutable std::map<std::vector<ir::LocId>, Scope> scopes_;
 };
 

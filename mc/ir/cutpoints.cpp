@@ -3,6 +3,7 @@
 #include <set>
 
 #include "mc/ir/edge_exprs.h"
+#include "mc/ir/local_steps.h"
 
 namespace tandem::ir {
 
@@ -68,8 +69,13 @@ std::vector<bool> computeCutpoints(const Program& p, CutpointMode mode) {
   if (mode == CutpointMode::All) return cut;
   const std::vector<bool> memory =
       mode == CutpointMode::Paper ? memoryAccesses(p) : std::vector<bool>(p.locs.size(), false);
+  const std::vector<bool> local = localStepLocations(p);
   for (const Location& l : p.locs) {
     CfaKind k = p.cfas[l.cfa].kind;
+    if (k == CfaKind::Process) {
+      cut[l.id] = !local[l.id];
+      continue;
+    }
     const bool common = k == CfaKind::Process || k == CfaKind::Rules || l.loopHead || l.isEntry ||
                         l.isExit || l.callSite || l.afterCall;
     cut[l.id] = common || (mode == CutpointMode::Loops ? l.property : memory[l.id]);

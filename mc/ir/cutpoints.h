@@ -6,8 +6,9 @@
 //   dereferences a pointer (`*p`, `o.f`), indexes an array, or reads or writes a variable whose
 //   address is taken (such a variable lives in memory a pointer may alias, as in the paper's C).
 // - `All`: every location.
-// In every mode, every location of processes and rules (their interleaving makes each global
-// location a meeting point).
+// In every mode, every location of rules and of processes (their interleaving makes each global
+// location a meeting point), except, under `Loops` and `Paper`, a process's local steps
+// (local_steps.h: steps that commute with every other process's).
 #pragma once
 
 #include <optional>

@@ -209,18 +209,20 @@ process P[2] {
   auto global = texts(*p, sp.global);
   CHECK(has(global, "x >= 0"));
   CHECK(has(global, "x < 10"));  // t < 10 through t := x
-  // The abstraction reads P's predicates once per instance, each in its own thread.
+  // The abstraction reads P's predicates once per instance, each in its own thread, where t is
+  // live (at B); at A, where `t := x` overwrites it, the predicates over t are left out.
   abstraction::Abstraction abs(*p, ev, sp);
-  const ir::LocId a = *p->findLabel("A");
-  const abstraction::Scope& sc = abs.scopeAt({a, a});
-  size_t t0 = 0, t1 = 0;
-  for (const auto& pred : sc.preds) {
-    if (pred.expr != sp.ofCfa.at(proc).front()) continue;
-    t0 += pred.thread == 0;
-    t1 += pred.thread == 1;
-  }
-  CHECK(t0 == 1);
-  CHECK(t1 == 1);
+  const ir::LocId a = *p->findLabel("A"), b = *p->findLabel("B");
+  auto count = [&](const std::vector<ir::LocId>& pcs, exec::ThreadId t) {
+    size_t n = 0;
+    for (const auto& pred : abs.scopeAt(pcs).preds)
+      n += pred.expr == sp.ofCfa.at(proc).front() && pred.thread == t;
+    return n;
+  };
+  CHECK(count({b, b}, 0) == 1);
+  CHECK(count({b, b}, 1) == 1);
+  CHECK(count({a, b}, 0) == 0);
+  CHECK(count({a, b}, 1) == 1);
 }
 
 TEST_CASE("default predicates: --max-predicates bounds every scope, the closest ones first") {

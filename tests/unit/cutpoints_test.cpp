@@ -82,3 +82,31 @@ H: skip;
   CHECK(std::string(tandem::ir::cutpointModeName(tandem::ir::CutpointMode::Paper)) == "paper");
   CHECK(!tandem::ir::parseCutpointMode("sideways"));
 }
+
+TEST_CASE("cutpoints: a process's local steps are not cutpoints, but a cycle keeps one") {
+  auto p = load(R"(
+var x: int = 0;
+process P {
+  var j: int = 0;
+A: x := 1;
+B: j := j + 1;
+C: x := j;
+L: while (j < 10) {
+D:   j := j + 1;
+   }
+E: j := 0;
+F: goto A;
+}
+invariant never_f: !P@F;
+)");
+  auto cut = computeCutpoints(*p, tandem::ir::CutpointMode::Loops);
+  auto at = [&](const char* label) { return static_cast<bool>(cut[*p->findLabel(label)]); };
+  CHECK(at("A"));               // the entry
+  CHECK(!at("B"));              // reads and writes j alone
+  CHECK(at("C"));               // writes x
+  CHECK((at("L") || at("D")));  // the loop L-D-L is local: the target of its back edge stays
+  CHECK(!at("E"));
+  CHECK(at("F"));  // named by the invariant
+  auto all = computeCutpoints(*p, tandem::ir::CutpointMode::All);
+  CHECK(all[*p->findLabel("B")]);
+}
