@@ -117,7 +117,14 @@ class Prover {
   std::pair<PotentialError*, bool> notePotential(const exec::ExecError& e, int64_t from);
   ProveTrace traceTo(size_t node) const;
   smt::CheckResult query(std::vector<ExprRef> as);
+  // Whether `e` calls a function. Memoised over the run: the queries share most of their terms
+  // (the exclusions of notCovered grow by one state at a time).
+  bool mentionsCall(ExprRef e);
+  // `post` is in no known abstract state of its locations.
   ExprRef notCovered(const SymConfig& post);
+  // The abstract state a valuation names when all its values are constants.
+  static std::optional<AbstractState> constantState(const std::vector<ir::LocId>& pcs,
+                                                    const abstraction::Abstraction::Valuation& v);
   Fragments& fragmentsOf(uint32_t id);
   exec::State shape() const;
   // One pass over the open checks; true if something was fabricated.
@@ -148,6 +155,17 @@ class Prover {
   std::map<std::vector<ir::LocId>, std::vector<uint32_t>> byLoc_;
   std::set<AbstractEdge> edges_;
   std::unordered_map<uint32_t, std::unique_ptr<Fragments>> frags_;
+  // Per location vector: free symbols standing for its predicates' values, and the known
+  // abstract states there excluded over them (the first `counted` of byLoc_). notCovered links
+  // the symbols to a post-state's values, so the exclusions are the same terms in every query at
+  // those locations: built and translated once, extended by the states added since.
+  struct Coverage {
+    abstraction::Abstraction::Valuation symbols;
+    ExprRef excluded = nullptr;
+    size_t counted = 0;
+  };
+  std::map<std::vector<ir::LocId>, Coverage> coverage_;
+  std::unordered_set<ExprRef> callFree_;  // terms known to call no function
 
   std::vector<CNode> cnodes_;
   std::unordered_set<std::string> visited_;
@@ -364,8 +382,7 @@ smt::CheckResult Prover::query(std::vector<ExprRef> as) {
     if (a->isFalse()) return smt::CheckResult::unsat();
     // An uninterpreted call would let the model disagree with what the code computes, and the
     // fabricated state would not be the one the query promised.
-    if (mentionsOp(a, Op::Call))
-      throw symbolic::NotImplemented("prove with calls inside expressions");
+    if (mentionsCall(a)) throw symbolic::NotImplemented("prove with calls inside expressions");
   }
   try {
     auto r = solver_.check(std::span<const ExprRef>(as));
@@ -379,14 +396,84 @@ smt::CheckResult Prover::query(std::vector<ExprRef> as) {
   }
 }
 
+std::optional<AbstractState> Prover::constantState(const std::vector<ir::LocId>& pcs,
+                                                   const abstraction::Abstraction::Valuation& v) {
+  auto constBool = [](ExprRef e) -> std::optional<bool> {
+    if (e->isTrue()) return true;
+    if (e->isFalse()) return false;
+    return std::nullopt;
+  };
+  AbstractState a;
+  a.pcs = pcs;
+  for (size_t i = 0; i < v.value.size(); ++i) {
+    auto d = constBool(v.defined[i]);
+    if (!d) return std::nullopt;
+    auto t = *d ? constBool(v.value[i]) : std::optional<bool>(false);
+    if (!t) return std::nullopt;
+    a.truth.push_back(static_cast<uint8_t>(!*d  ? abstraction::Truth::Undefined
+                                           : *t ? abstraction::Truth::True
+                                                : abstraction::Truth::False));
+  }
+  for (ExprRef x : v.exact) {
+    if (x->op == Op::BoolConst) {
+      a.exact.push_back(x->isTrue() ? 1 : 0);
+    } else if (x->op == Op::EnumConst) {
+      a.exact.push_back(x->payload);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return a;
+}
+
+bool Prover::mentionsCall(ExprRef root) {
+  std::vector<ExprRef> todo{root}, seen;
+  std::unordered_set<ExprRef> visited;
+  while (!todo.empty()) {
+    ExprRef e = todo.back();
+    todo.pop_back();
+    if (callFree_.count(e) || !visited.insert(e).second) continue;
+    if (e->op == Op::Call) return true;
+    seen.push_back(e);
+    for (ExprRef k : e->kids) todo.push_back(k);
+  }
+  callFree_.insert(seen.begin(), seen.end());
+  return false;
+}
+
 ExprRef Prover::notCovered(const SymConfig& post) {
   ExprManager& em = *p_.exprs;
-  ExprRef out = em.trueExpr();
   auto it = byLoc_.find(post.pcs);
-  if (it == byLoc_.end()) return out;
-  for (uint32_t id : it->second)
-    out = em.mkAnd(out, em.mkNot(abs_.gamma(nodes_[id].state, post, sev_)));
-  return out;
+  if (it == byLoc_.end()) return em.trueExpr();
+  auto [cit, isNew] = coverage_.try_emplace(post.pcs);
+  Coverage& cv = cit->second;
+  if (isNew) {
+    const abstraction::Scope& sc = abs_.scopeAt(post.pcs);
+    TypeRef boolT = em.types().boolType();
+    for (size_t i = 0; i < sc.preds.size(); ++i) {
+      cv.symbols.value.push_back(em.freshSymbol("pred" + std::to_string(i), boolT));
+      cv.symbols.defined.push_back(em.freshSymbol("defined" + std::to_string(i), boolT));
+    }
+    for (size_t i = 0; i < sc.exact.size(); ++i)
+      cv.symbols.exact.push_back(
+          em.freshSymbol("exact" + std::to_string(i), sc.exact[i].expr->type));
+    cv.excluded = em.trueExpr();
+  }
+  for (; cv.counted < it->second.size(); ++cv.counted)
+    cv.excluded = em.mkAnd(cv.excluded,
+                           em.mkNot(abs_.gamma(nodes_[it->second[cv.counted]].state, cv.symbols)));
+  const abstraction::Abstraction::Valuation v = abs_.valuate(post.pcs, post, sev_);
+  // Constant values name one abstract state: no query needed to tell whether it is known.
+  if (auto a = constantState(post.pcs, v)) return em.boolConst(!index_.count(*a));
+  std::vector<ExprRef> links;
+  for (size_t i = 0; i < v.value.size(); ++i) {
+    links.push_back(em.mkEq(cv.symbols.value[i], v.value[i]));
+    links.push_back(em.mkEq(cv.symbols.defined[i], v.defined[i]));
+  }
+  for (size_t i = 0; i < v.exact.size(); ++i)
+    links.push_back(em.mkEq(cv.symbols.exact[i], v.exact[i]));
+  links.push_back(cv.excluded);
+  return em.mkAnd(std::span<const ExprRef>(links));
 }
 
 Prover::Fragments& Prover::fragmentsOf(uint32_t id) {
@@ -533,6 +620,7 @@ void Prover::enumerateCandidates(const std::vector<ExprRef>& as, const SymConfig
           "the eager engine with more than 65536 candidates per location");
   }
   std::vector<uint32_t> digit(radix.size(), 0);
+  const abstraction::Abstraction::Valuation val = abs_.valuate(post.pcs, post, sev_);
   for (uint64_t n = 0; n < total && !stop_; ++n) {
     AbstractState c;
     c.pcs = post.pcs;
@@ -544,7 +632,7 @@ void Prover::enumerateCandidates(const std::vector<ExprRef>& as, const SymConfig
     }
     if (index_.count(c)) continue;
     std::vector<ExprRef> q = as;
-    q.push_back(abs_.gamma(c, post, sev_));
+    q.push_back(abs_.gamma(c, val));
     if (!query(q).isSat()) continue;
     auto [id, isNew] = addAbstract(c, true, fromAbstract);
     (void)isNew;
@@ -703,7 +791,10 @@ search::GenericOptions executionOptions(const ir::Program& p, const ProveOptions
 
 ProveResult prove(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
                   const ProveOptions& o) {
-  return Prover(p, ev, solver, o).run();
+  auto prover = std::make_unique<Prover>(p, ev, solver, o);
+  ProveResult r = prover->run();
+  if (o.keepMemory) (void)prover.release();  // left to the OS at exit (ProveOptions::keepMemory)
+  return r;
 }
 
 std::string checkProof(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,

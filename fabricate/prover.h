@@ -58,6 +58,7 @@ struct ProveOptions {
   search::Budget* budget = nullptr;
   search::Limits limits;
   search::Progress* progress = nullptr;
+  bool keepMemory = false;  // engine::Request::keepMemory: the prover's states are not freed
 };
 
 // A concrete execution: from `initial` (fabricated or a real initial state) through `steps`; the
