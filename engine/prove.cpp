@@ -186,7 +186,16 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   RunBudget rb(r);
   po.budget = &rb.budget;
   po.progress = &rb.progress;
+  po.keepMemory = r.keepMemory;
   auto solver = makeSolver(r, p, rb.budget);
+  // Request::keepMemory: the solver (its term caches) is left to the OS at exit.
+  struct Release {
+    std::unique_ptr<smt::Solver>& s;
+    bool keep;
+    ~Release() {
+      if (keep) (void)s.release();
+    }
+  } release{solver, r.keepMemory};
   exec::Evaluator ev(p, natives);
   if (po.entry == ir::kNone && symbolic::needsInitialModels(p)) {
     // The initial states of a closed system with unbounded inputs, for Execute and triage (the

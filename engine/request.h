@@ -45,6 +45,10 @@ struct Request {
   std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
   SolverRequest solver;
   std::vector<std::string> natives;  // plugin libraries, loaded in order
+  // The process ends right after the report: what the run built (the solver's term caches, the
+  // abstract and concrete states) is left to the OS instead of freed one piece at a time, which
+  // takes seconds after a long run (clang's -disable-free does the same).
+  bool keepMemory = false;
 };
 
 enum class Inputs : uint8_t { Symbolic, Tests };

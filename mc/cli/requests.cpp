@@ -34,6 +34,7 @@ void fillCommon(engine::Request& r, const Options& o, const Streams& s) {
   r.limits.timeoutSeconds = o.timeout;
   r.limits.memoryLimitMb = o.memoryLimitMb;
   r.interrupt = s.interrupt;
+  r.keepMemory = s.keepMemory;
   r.progress = s.progress;
   r.diag = s.diag;
   r.quiet = o.quiet;

@@ -14,6 +14,7 @@ struct Streams {
   std::ostream* progress;  // null: no progress line
   std::ostream* diag;      // warnings and notes
   const std::atomic<bool>* interrupt;
+  bool keepMemory = false;  // engine::Request::keepMemory
 };
 
 // Each throws engine::CommandError (usage) for a bad combination.
