@@ -16,7 +16,8 @@ Verdicts are compared with expected/reachability_prop1_expected.txt: proved/sat 
 Times are wall-clock seconds of the whole child process (z3's include only z3, not the export).
 
 Usage: python3 bench/prove_scale.py [--tandem build/tandem] [--z3 z3] [--shared DIR]
-           [--timeout S] [--beem-timeout S] [--only SUBSTR] [--nonatomic] [--skip-beem]
+           [--timeout S] [--beem-timeout S] [--spacer-timeout S] [--only SUBSTR]
+           [--nonatomic] [--skip-beem] [--skip-models]
 Python 3 standard library only. Exit status 1 if a verdict is WRONG.
 """
 import argparse
@@ -119,7 +120,7 @@ def part_models(a):
             d, pw = tandem_json([a.tandem, "prove", str(f), "--json", "--quiet",
                                  "--timeout", str(a.timeout)], a.timeout)
             ab, fab, q, own = stats_of(d)
-            sv, sw = spacer(a, a.tandem, a.z3, f, [], a.timeout)
+            sv, sw = spacer(a, a.tandem, a.z3, f, [], a.spacer_timeout or a.timeout)
             c, cw = tandem_json([a.tandem, "check", str(f), "--json", "--quiet", "--timeout",
                                  str(a.timeout), "--max-states", "1000000"], a.timeout)
             cv = c.get("verdict")
@@ -163,7 +164,8 @@ def part_beem(a):
                             a.beem_timeout)
         ab, fab, q, own = stats_of(d)
         pv = d.get("verdict")
-        sv, sw = spacer(a, a.tandem, a.z3, f, ["--invariant", inv], a.beem_timeout)
+        sv, sw = spacer(a, a.tandem, a.z3, f, ["--invariant", inv],
+                         a.spacer_timeout or a.beem_timeout)
         mark = ""
         if (pv == "proved" and exp == "reachable") or (pv == "error" and exp == "safe"):
             mark = "**WRONG (prove)**"
@@ -187,6 +189,8 @@ def main():
     ap.add_argument("--shared", type=Path, default=REPO.parent / "shared")
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--beem-timeout", type=int, default=60)
+    # z3's own limit; default: the same as the prove run's.
+    ap.add_argument("--spacer-timeout", type=int, default=0)
     ap.add_argument("--only", default="")
     ap.add_argument("--nonatomic", action="store_true")
     ap.add_argument("--skip-beem", action="store_true")
@@ -196,7 +200,9 @@ def main():
         print(f"### Models (per-run timeout {a.timeout} s)\n")
         part_models(a)
     if not a.skip_beem:
-        print(f"### BEEM mutual exclusion, PROP1 (per-run timeout {a.beem_timeout} s)\n")
+        st = a.spacer_timeout or a.beem_timeout
+        print(f"### BEEM mutual exclusion, PROP1 (prove timeout {a.beem_timeout} s, "
+              f"z3 timeout {st} s)\n")
         part_beem(a)
     for w in WRONG:
         print(f"WRONG: {w}")
