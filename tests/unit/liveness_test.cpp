@@ -1,26 +1,13 @@
-// Dead process-local variables (mc/ir/liveness.h), and prove leaving their predicates out.
+// Dead process-local variables (mc/ir/liveness.h).
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <sstream>
-#include <string>
-
-#include "mc/ir/frontend.h"
 #include "mc/ir/liveness.h"
+#include "test_programs.h"
 
-namespace {
-std::unique_ptr<tandem::ir::Program> load(const std::string& text) {
-  tandem::SourceFile f("live.tdm", text);
-  std::ostringstream err;
-  auto p = tandem::loadProgram(f, {}, err);
-  INFO(err.str());
-  REQUIRE(p);
-  return p;
-}
-}  // namespace
+using tandem::test::loadText;
 
 TEST_CASE("liveness: a process local overwritten before it is read is dead") {
-  auto p = load(R"(
+  auto p = loadText(R"(
 var x: int = 0;
 process P {
   var j: int = 0;
