@@ -58,6 +58,7 @@ class Prover {
     std::vector<std::vector<bool>> closed;
     std::vector<ExprRef> gammaPre;  // per prestate
     bool safetyDone = false;
+    bool done = false;  // every end closed: the configurations above are freed
   };
   class Sink;
   class ExecVisitor;
@@ -117,6 +118,8 @@ class Prover {
   std::pair<PotentialError*, bool> notePotential(const exec::ExecError& e, int64_t from);
   ProveTrace traceTo(size_t node) const;
   smt::CheckResult query(std::vector<ExprRef> as);
+  // Frees the fragments of an abstract state whose ends are all closed.
+  static void releaseIfDone(Fragments& f);
   // Whether `e` calls a function. Memoised over the run: the queries share most of their terms
   // (the exclusions of notCovered grow by one state at a time).
   bool mentionsCall(ExprRef e);
@@ -539,6 +542,18 @@ bool Prover::checkInvariantsOf(uint32_t id, Fragments& f) {
   return fabricated;
 }
 
+void Prover::releaseIfDone(Fragments& f) {
+  if (f.done || !f.safetyDone) return;
+  for (const auto& row : f.closed)
+    for (bool c : row)
+      if (!c) return;
+  f.pres = {};
+  f.ends = {};
+  f.closed = {};
+  f.gammaPre = {};
+  f.done = true;
+}
+
 bool Prover::checkPass() {
   bool fabricated = false;
   for (uint32_t id = 0; id < nodes_.size() && !stop_; ++id) {
@@ -546,6 +561,7 @@ bool Prover::checkPass() {
     progress_.tick([&] { return progressSample(); });
     if (tooDeep(id)) continue;
     Fragments& f = fragmentsOf(id);
+    if (f.done) continue;
     fabricated = checkInvariantsOf(id, f) || fabricated;
     for (size_t i = 0; i < f.pres.size() && !stop_; ++i) {
       for (size_t j = 0; j < f.ends[i].size() && !stop_; ++j) {
@@ -599,6 +615,7 @@ bool Prover::checkPass() {
         fabricated = true;
       }
     }
+    if (!stop_) releaseIfDone(f);
   }
   return fabricated;
 }

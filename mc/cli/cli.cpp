@@ -55,6 +55,18 @@ class TextSteps final : public engine::StepObserver {
   std::ostream& out_;
 };
 
+// The process's own run ends right after the report: the engine may leave its memory to the OS
+// (engine::Request::keepMemory). Not under the sanitizers, whose leak check would report it.
+bool keepMemory(const std::ostream& out, const std::ostream& err) {
+#if defined(__SANITIZE_ADDRESS__)
+  (void)out;
+  (void)err;
+  return false;
+#else
+  return &out == &std::cout && &err == &std::cerr;
+#endif
+}
+
 engine::Report dispatch(const Options& o, ir::Program& p, const Streams& s, std::ostream& out) {
   switch (o.command) {
     case Command::Check:
@@ -135,7 +147,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   } catch (const engine::CommandError& e) {
     return fail(e, commandName(o.command), o.file, o.json, out, err);
   }
-  return execute(o, *program, out, err);
+  const int status = execute(o, *program, out, err);
+  // The expressions of a long run number millions: left to the OS with the rest.
+  if (keepMemory(out, err)) (void)program.release();
+  return status;
 }
 
 int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& err) {
@@ -143,14 +158,7 @@ int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& e
   // The progress line: on a terminal unless --quiet, or wherever --progress asks for it.
   const bool terminal = &err == &std::cerr && isatty(STDERR_FILENO);
   std::ostream* progress = !o.quiet && (o.progress || terminal) ? &err : nullptr;
-  // The process's own run ends right after the report: the engine may leave its memory to the
-  // OS. Not under the sanitizers, whose leak check would report it.
-#if defined(__SANITIZE_ADDRESS__)
-  const bool keepMemory = false;
-#else
-  const bool keepMemory = &out == &std::cout && &err == &std::cerr;
-#endif
-  const Streams streams{progress, &err, interrupts.flag(), keepMemory};
+  const Streams streams{progress, &err, interrupts.flag(), keepMemory(out, err)};
   try {
     engine::Report rep = dispatch(o, p, streams, out);
     if (o.command == Command::Run && o.json) return engine::exitCode(rep.verdict);
