@@ -22,6 +22,7 @@ void InterruptTimer::arm(unsigned ms) {
 
 void InterruptTimer::arm(std::chrono::steady_clock::time_point deadline,
                          std::function<bool()> poll) {
+  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
     armed_ = true;
@@ -29,15 +30,17 @@ void InterruptTimer::arm(std::chrono::steady_clock::time_point deadline,
     ++generation_;
     deadline_ = deadline;
     poll_ = std::move(poll);
+    // A sleeping watchdog wakes by itself by then and re-reads the arming: woken only when idle,
+    // or when this limit comes first. (Two wake-ups per query cost more than a short query.)
+    wake = idle_ || deadline < sleepUntil_;
   }
-  cv_.notify_all();
+  if (wake) cv_.notify_all();
 }
 
 bool InterruptTimer::disarm() {
   std::lock_guard<std::mutex> lock(mu_);
   armed_ = false;
   ++generation_;
-  cv_.notify_all();
   return fired_;
 }
 
@@ -45,13 +48,16 @@ void InterruptTimer::run() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!quit_) {
     if (!armed_) {
+      idle_ = true;
       cv_.wait(lock, [this] { return quit_ || armed_; });
+      idle_ = false;
       continue;
     }
     const uint64_t gen = generation_;
     const auto deadline = deadline_;
     const auto now = std::chrono::steady_clock::now();
     const auto wake = poll_ ? std::min(deadline, now + std::chrono::milliseconds(20)) : deadline;
+    sleepUntil_ = wake;
     if (cv_.wait_until(lock, wake, [&] { return quit_ || generation_ != gen; })) continue;
     if (std::chrono::steady_clock::now() < deadline && !(poll_ && poll_())) continue;
     // Still the same check, past its limit. The lock is held, so disarm() (called once the
