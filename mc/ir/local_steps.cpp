@@ -23,6 +23,34 @@ struct Named {
   }
 };
 
+// The processes (CFAs) whose locations `e` names where being there can make `e` true: `P@L`
+// under an even number of negations, or under an operator that is not monotone. (At a local
+// step a process is at no named location, so an invariant that names its locations only
+// negatively is at least as false at the next cutpoint as at the local step.)
+void positiveLocations(const Program& p, ExprRef e, bool positive, std::set<CfaId>& out) {
+  switch (e->op) {
+    case Op::AtLoc:
+      if (positive) out.insert(p.locs[static_cast<LocId>(*e->value.toInt64())].cfa);
+      return;
+    case Op::Not:
+      positiveLocations(p, e->kid(0), !positive, out);
+      return;
+    case Op::And:
+    case Op::Or:
+      for (ExprRef k : e->kids) positiveLocations(p, k, positive, out);
+      return;
+    case Op::Implies:
+      positiveLocations(p, e->kid(0), !positive, out);
+      positiveLocations(p, e->kid(1), positive, out);
+      return;
+    default:
+      for (ExprRef k : e->kids) {  // both ways
+        positiveLocations(p, k, true, out);
+        positiveLocations(p, k, false, out);
+      }
+  }
+}
+
 // Whether `e` reads only variables of `own`, through nothing but plain reads and arithmetic.
 bool readsOnly(ExprRef e, const std::set<VarId>& own) {
   switch (e->op) {
@@ -81,13 +109,21 @@ std::vector<bool> localStepLocations(const Program& p) {
     for (ExprRef x : c.predicates) named.collect(x);
   Named invariantNames;
   for (const Property& inv : p.invariants) invariantNames.collect(inv.expr);
+  // A process whose location the code reads (`await P@L` in another process) is seen at its
+  // local steps too, and one that an invariant names positively could satisfy it only there:
+  // neither is reduced.
+  Named codeNames;
+  for (const Edge& e : p.edges) forEachExpr(e, [&](ExprRef x) { codeNames.collect(x); });
+  std::set<CfaId> keepAll;
+  for (LocId l : codeNames.locs) keepAll.insert(p.locs[l].cfa);
+  for (const Property& inv : p.invariants) positiveLocations(p, inv.expr, true, keepAll);
   for (CfaId c : p.processes) {
     const Cfa& cfa = p.cfas[c];
     if (!cfa.locals.empty()) continue;  // frame variables of a process: not handled here
     std::set<VarId> own(cfa.processLocals.begin(), cfa.processLocals.end());
     bool namedByInvariant = false;
     for (VarId v : own) namedByInvariant = namedByInvariant || invariantNames.procLocals.count(v);
-    if (namedByInvariant || own.empty()) continue;
+    if (namedByInvariant || own.empty() || keepAll.count(c)) continue;
     for (LocId id : cfa.locs) {
       const Location& l = p.locs[id];
       local[id] =

@@ -110,3 +110,24 @@ invariant never_f: !P@F;
   auto all = computeCutpoints(*p, tandem::ir::CutpointMode::All);
   CHECK(all[*p->findLabel("B")]);
 }
+
+TEST_CASE("cutpoints: no local steps in a process named positively by an invariant or by code") {
+  // At B, P is at no named location: `P@A || P@C || y == 0` can fail there alone.
+  const std::string body = R"(
+var y: int = 0;
+process P {
+  var j: int = 0;
+A: y := 1;
+B: j := j + 1;
+C: y := 0;
+   goto A;
+}
+)";
+  auto positive = load(body + "invariant i: P@A || P@C || y == 0;\n");
+  CHECK(computeCutpoints(*positive, tandem::ir::CutpointMode::Loops)[*positive->findLabel("B")]);
+  auto negative = load(body + "invariant i: !(P@C && y == 1);\n");
+  CHECK(!computeCutpoints(*negative, tandem::ir::CutpointMode::Loops)[*negative->findLabel("B")]);
+  // Another process waits for P to be at A: P's location is read by code.
+  auto read = load(body + "process Q { W: await P@A; }\n");
+  CHECK(computeCutpoints(*read, tandem::ir::CutpointMode::Loops)[*read->findLabel("B")]);
+}
