@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "fabricate/local_post.h"
 #include "mc/expr/expr_walk.h"
 #include "mc/search/driver.h"
 #include "mc/search/generic_system.h"
@@ -36,6 +37,7 @@ class Prover {
         sev_(p, ev),
         frag_(p, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked, o.classIndex),
         sys_(p, ev, executeOptions(p, o)),
+        local_(p, abs_),
         ownBudget_(o.budget ? nullptr : std::make_unique<search::Budget>(o.limits)),
         budget_(o.budget ? *o.budget : *ownBudget_),
         quiet_(nullptr, budget_),
@@ -56,7 +58,8 @@ class Prover {
     std::vector<SymConfig> pres;
     std::vector<std::vector<FragmentEnd>> ends;  // per prestate
     std::vector<std::vector<bool>> closed;
-    std::vector<ExprRef> gammaPre;  // per prestate
+    std::vector<ExprRef> gammaPre;                            // per prestate
+    std::vector<abstraction::Abstraction::Valuation> preVal;  // per prestate
     bool safetyDone = false;
     bool done = false;  // every end closed: the configurations above are freed
   };
@@ -117,7 +120,13 @@ class Prover {
   // it is new (then its trace is still to be filled in).
   std::pair<PotentialError*, bool> notePotential(const exec::ExecError& e, int64_t from);
   ProveTrace traceTo(size_t node) const;
-  smt::CheckResult query(std::vector<ExprRef> as);
+  // `countUnknown`: an unknown answer makes the verdict unknown (not for a query that only
+  // saves others, whose unknown is followed by those).
+  smt::CheckResult query(std::vector<ExprRef> as, bool countUnknown = true);
+  // Closes cutpoint end `end` of prestate i of abstract state `id` through its candidate
+  // successors (local_post.h), fabricating the new ones; false when they cannot be had.
+  bool closeByCandidates(uint32_t id, Fragments& f, size_t i, const symbolic::FragmentEnd& end,
+                         bool& fabricated);
   // Frees the fragments of an abstract state whose ends are all closed.
   static void releaseIfDone(Fragments& f);
   // Whether `e` calls a function. Memoised over the run: the queries share most of their terms
@@ -147,6 +156,7 @@ class Prover {
   symbolic::SymEvaluator sev_;
   FragmentBuilder frag_;
   search::GenericSystem sys_;
+  LocalPosts local_;
   std::unique_ptr<search::Budget> ownBudget_;  // when the options give none
   search::Budget& budget_;
   search::Progress quiet_;
@@ -378,7 +388,7 @@ std::logic_error Prover::coverageLost(const AbstractState& a) const {
                           ": alpha and gamma disagree (ISSTA'06 Thm 3.3)");
 }
 
-smt::CheckResult Prover::query(std::vector<ExprRef> as) {
+smt::CheckResult Prover::query(std::vector<ExprRef> as, bool countUnknown) {
   if (outOfBudget()) return smt::CheckResult::unknown(cut_);  // the run ends; nothing is concluded
   ++stats_.invarianceChecks;
   for (ExprRef a : as) {
@@ -389,7 +399,7 @@ smt::CheckResult Prover::query(std::vector<ExprRef> as) {
   }
   try {
     auto r = solver_.check(std::span<const ExprRef>(as));
-    if (r.isUnknown()) {
+    if (r.isUnknown() && countUnknown) {
       ++stats_.unknownAnswers;
       if (unknownReason_.empty()) unknownReason_ = r.reason.empty() ? "no reason" : r.reason;
     }
@@ -485,12 +495,14 @@ Prover::Fragments& Prover::fragmentsOf(uint32_t id) {
   slot = std::make_unique<Fragments>();
   Fragments& f = *slot;
   for (SymConfig& pre : frag_.prestates(nodes_[id].state.pcs)) {
-    ExprRef g = abs_.gamma(nodes_[id].state, pre, sev_);
+    abstraction::Abstraction::Valuation val = abs_.valuate(nodes_[id].state.pcs, pre, sev_);
+    ExprRef g = abs_.gamma(nodes_[id].state, val);
     for (ExprRef fact : pre.st.pathCond) g = p_.exprs->mkAnd(g, fact);  // e.g. lengths >= 0
     if (g->isFalse()) continue;  // a reference combination this abstract state excludes
     f.ends.push_back(frag_.fragments(pre));
     f.closed.emplace_back(f.ends.back().size(), false);
     f.gammaPre.push_back(g);
+    f.preVal.push_back(std::move(val));
     f.pres.push_back(std::move(pre));
   }
   return f;
@@ -542,6 +554,28 @@ bool Prover::checkInvariantsOf(uint32_t id, Fragments& f) {
   return fabricated;
 }
 
+bool Prover::closeByCandidates(uint32_t id, Fragments& f, size_t i,
+                               const symbolic::FragmentEnd& end, bool& fabricated) {
+  const abstraction::Abstraction::Valuation postVal = abs_.valuate(end.post.pcs, end.post, sev_);
+  auto cands =
+      local_.candidates(nodes_[id].state, f.preVal[i], end, postVal, solver_,
+                        [this](std::vector<ExprRef> as) { return query(std::move(as), false); });
+  if (!cands) return false;
+  for (AbstractState& c : *cands) {
+    if (stop_) return true;  // the run ends: whatever it concludes, not `proved`
+    if (index_.count(c)) continue;
+    // A candidate may be no successor of this abstract state: the full query decides.
+    std::vector<ExprRef> as{f.gammaPre[i]};
+    as.insert(as.end(), end.pathCond.begin(), end.pathCond.end());
+    as.push_back(abs_.gamma(c, postVal));
+    if (!query(as).isSat()) continue;
+    ++stats_.fabricatedStates;
+    startFrom(symbolic::concretize(p_, end.post, solver_.model(), shape()), true, id, true);
+    fabricated = true;
+  }
+  return true;
+}
+
 void Prover::releaseIfDone(Fragments& f) {
   if (f.done || !f.safetyDone) return;
   for (const auto& row : f.closed)
@@ -551,6 +585,7 @@ void Prover::releaseIfDone(Fragments& f) {
   f.ends = {};
   f.closed = {};
   f.gammaPre = {};
+  f.preVal = {};
   f.done = true;
 }
 
@@ -602,6 +637,11 @@ bool Prover::checkPass() {
           enumerateCandidates(as, end.post, id);
           f.closed[i][j] = true;
           fabricated = true;  // new states may have fragments to check
+          continue;
+        }
+        if (o_.engine == ProveOptions::Engine::Fabricate && local_.usable() &&
+            closeByCandidates(id, f, i, end, fabricated)) {
+          f.closed[i][j] = true;
           continue;
         }
         as.push_back(notCovered(end.post));

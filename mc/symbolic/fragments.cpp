@@ -304,6 +304,7 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
   start.st.pathCond.clear();
   start.st.path.clear();
   for (size_t t = 0; t < threads; ++t) {
+    const size_t before = ends.size();
     std::vector<SymConfig> work{start};
     bool first = true;
     while (!work.empty()) {
@@ -325,6 +326,7 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
         throw NotImplemented("fragments with more than 100000 paths between cutpoints");
       for (SymConfig& n : next) work.push_back(std::move(n));
     }
+    for (size_t e = before; e < ends.size(); ++e) ends[e].thread = static_cast<uint32_t>(t);
   }
   return ends;
 }

@@ -24,6 +24,7 @@ struct FragmentEnd {
   std::vector<ExprRef> pathCond;         // conjuncts
   std::vector<ir::EdgeId> edges;         // the path
   std::optional<exec::ExecError> error;  // Error: what fails on the last edge
+  uint32_t thread = 0;                   // closed systems: the thread that moved
 };
 
 class FragmentBuilder {
