@@ -81,6 +81,65 @@ bool LocalPosts::meets(const std::vector<QVar>& vars, const std::vector<QVar>& s
   return false;
 }
 
+bool LocalPosts::errorExcluded(const AbstractState& pre,
+                               const abstraction::Abstraction::Valuation& preVal,
+                               const symbolic::FragmentEnd& end, const Check& check) {
+  if (end.edges.empty()) return false;
+  const Scope& sp = abs_.scopeAt(pre.pcs);
+  const ReadWrite& rw = readWriteOf(end);
+  const QVar mine = (static_cast<uint64_t>(end.thread) + 1) << 32;
+  // Entries over the thread's own locals alone, all of them touched by the path.
+  auto ownTouched = [&](const std::vector<QVar>& vars) {
+    if (vars.empty()) return false;
+    for (QVar v : vars)
+      if ((v >> 32) != (mine >> 32) || !std::binary_search(rw.touched.begin(), rw.touched.end(), v))
+        return false;
+    return true;
+  };
+  ExprManager& em = *p_.exprs;
+  std::string key = "E";
+  appendWord(key, end.thread);
+  appendWord(key, end.edges.size());
+  for (ir::EdgeId e : end.edges) appendWord(key, e);
+  std::vector<ExprRef> lits;
+  for (size_t k = 0; k < sp.preds.size(); ++k) {
+    if (!ownTouched(varsOf(sp.preds[k].expr, sp.preds[k].thread))) continue;
+    appendWord(key, ptrWord(sp.preds[k].expr));
+    appendWord(key, pre.truth[k]);
+    ExprRef d = preVal.defined[k], v = preVal.value[k];
+    switch (static_cast<Truth>(pre.truth[k])) {
+      case Truth::True:
+        lits.push_back(em.mkAnd(d, v));
+        break;
+      case Truth::False:
+        lits.push_back(em.mkAnd(d, em.mkNot(v)));
+        break;
+      case Truth::Undefined:
+        lits.push_back(em.mkNot(d));
+        break;
+    }
+  }
+  for (size_t k = 0; k < sp.exact.size(); ++k) {
+    if (!ownTouched(varsOf(sp.exact[k].expr, sp.exact[k].thread))) continue;
+    appendWord(key, ptrWord(sp.exact[k].expr));
+    appendWord(key, pre.exact[k]);
+    TypeRef t = sp.exact[k].expr->type;
+    lits.push_back(em.mkEq(preVal.exact[k], t->kind == TypeKind::Bool
+                                                ? em.boolConst(pre.exact[k] != 0)
+                                                : em.enumConst(t, pre.exact[k])));
+  }
+  if (lits.empty()) return false;
+  auto it = excluded_.find(key);
+  if (it != excluded_.end()) {
+    ++hits_;
+    return it->second;
+  }
+  lits.insert(lits.end(), end.pathCond.begin(), end.pathCond.end());
+  const bool unsat = check(std::move(lits)).isUnsat();
+  excluded_.emplace(std::move(key), unsat);
+  return unsat;
+}
+
 std::optional<std::vector<AbstractState>> LocalPosts::candidates(
     const AbstractState& pre, const abstraction::Abstraction::Valuation& preVal,
     const symbolic::FragmentEnd& end, const abstraction::Abstraction::Valuation& postVal,

@@ -41,6 +41,14 @@ class LocalPosts {
       const symbolic::FragmentEnd& end, const abstraction::Abstraction::Valuation& postVal,
       const smt::Solver& solver, const Check& check);
 
+  // Error ends: true when the error is impossible already under the pre-state's truths of the
+  // predicates over the moving thread's own locals that the path touches (a loop index against
+  // an array's bounds, say); cached per (thread, path, those truths). A subset of gamma, so a
+  // `true` is sound; `false` leaves the question to the full query.
+  bool errorExcluded(const abstraction::AbstractState& pre,
+                     const abstraction::Abstraction::Valuation& preVal,
+                     const symbolic::FragmentEnd& end, const Check& check);
+
   uint64_t hits() const { return hits_; }
 
  private:
@@ -66,6 +74,7 @@ class LocalPosts {
   std::map<std::pair<ExprRef, uint32_t>, std::vector<QVar>> vars_;
   std::map<std::pair<uint32_t, std::vector<ir::EdgeId>>, ReadWrite> rw_;
   std::unordered_map<std::string, Entry> cache_;
+  std::unordered_map<std::string, bool> excluded_;  // errorExcluded's answers
   uint64_t hits_ = 0;
 };
 

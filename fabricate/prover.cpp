@@ -615,6 +615,11 @@ bool Prover::checkPass() {
             nodes_[id].error = true;
             continue;
           }
+          if (o_.engine == ProveOptions::Engine::Fabricate && local_.usable() &&
+              local_.errorExcluded(
+                  nodes_[id].state, f.preVal[i], end,
+                  [this](std::vector<ExprRef> q) { return query(std::move(q), false); }))
+            continue;
           auto r = query(as);
           if (!r.isSat()) continue;
           // A state of this abstract state fails: fabricate it and let execution show how.
