@@ -54,14 +54,20 @@ class Prover {
     bool fabricated = false;
     int64_t lastAbstract = -1;  // the abstract state of the nearest cutpoint ancestor
   };
-  struct Fragments {
+  // The prestates of a location vector and their fragments, shared by every abstract state
+  // there: the prestates' symbols are the same, only gamma (which truths) differs.
+  struct Shape {
     std::vector<SymConfig> pres;
-    std::vector<std::vector<FragmentEnd>> ends;  // per prestate
-    std::vector<std::vector<bool>> closed;
-    std::vector<ExprRef> gammaPre;                            // per prestate
+    std::vector<std::vector<FragmentEnd>> ends;               // per prestate
     std::vector<abstraction::Abstraction::Valuation> preVal;  // per prestate
+    std::vector<std::vector<std::optional<abstraction::Abstraction::Valuation>>> postVal;  // lazy
+  };
+  struct Fragments {
+    Shape* shape = nullptr;
+    std::vector<std::vector<bool>> closed;
+    std::vector<ExprRef> gammaPre;  // per prestate
     bool safetyDone = false;
-    bool done = false;  // every end closed: the configurations above are freed
+    bool done = false;  // every end closed: the vectors above are freed
   };
   class Sink;
   class ExecVisitor;
@@ -125,8 +131,7 @@ class Prover {
   smt::CheckResult query(std::vector<ExprRef> as, bool countUnknown = true);
   // Closes cutpoint end `end` of prestate i of abstract state `id` through its candidate
   // successors (local_post.h), fabricating the new ones; false when they cannot be had.
-  bool closeByCandidates(uint32_t id, Fragments& f, size_t i, const symbolic::FragmentEnd& end,
-                         bool& fabricated);
+  bool closeByCandidates(uint32_t id, Fragments& f, size_t i, size_t j, bool& fabricated);
   // Frees the fragments of an abstract state whose ends are all closed.
   static void releaseIfDone(Fragments& f);
   // Whether `e` calls a function. Memoised over the run: the queries share most of their terms
@@ -168,6 +173,7 @@ class Prover {
   std::map<std::vector<ir::LocId>, std::vector<uint32_t>> byLoc_;
   std::set<AbstractEdge> edges_;
   std::unordered_map<uint32_t, std::unique_ptr<Fragments>> frags_;
+  std::map<std::vector<ir::LocId>, std::unique_ptr<Shape>> shapes_;
   // Per location vector: free symbols standing for its predicates' values, and the known
   // abstract states there excluded over them (the first `counted` of byLoc_). notCovered links
   // the symbols to a post-state's values, so the exclusions are the same terms in every query at
@@ -494,16 +500,24 @@ Prover::Fragments& Prover::fragmentsOf(uint32_t id) {
   if (slot) return *slot;
   slot = std::make_unique<Fragments>();
   Fragments& f = *slot;
-  for (SymConfig& pre : frag_.prestates(nodes_[id].state.pcs)) {
-    abstraction::Abstraction::Valuation val = abs_.valuate(nodes_[id].state.pcs, pre, sev_);
-    ExprRef g = abs_.gamma(nodes_[id].state, val);
-    for (ExprRef fact : pre.st.pathCond) g = p_.exprs->mkAnd(g, fact);  // e.g. lengths >= 0
-    if (g->isFalse()) continue;  // a reference combination this abstract state excludes
-    f.ends.push_back(frag_.fragments(pre));
-    f.closed.emplace_back(f.ends.back().size(), false);
+  const std::vector<ir::LocId>& pcs = nodes_[id].state.pcs;
+  auto& sh = shapes_[pcs];
+  if (!sh) {
+    sh = std::make_unique<Shape>();
+    for (SymConfig& pre : frag_.prestates(pcs)) {
+      sh->preVal.push_back(abs_.valuate(pcs, pre, sev_));
+      sh->ends.push_back(frag_.fragments(pre));
+      sh->postVal.emplace_back(sh->ends.back().size());
+      sh->pres.push_back(std::move(pre));
+    }
+  }
+  f.shape = sh.get();
+  for (size_t i = 0; i < sh->pres.size(); ++i) {
+    ExprRef g = abs_.gamma(nodes_[id].state, sh->preVal[i]);
+    for (ExprRef fact : sh->pres[i].st.pathCond) g = p_.exprs->mkAnd(g, fact);  // lengths >= 0
     f.gammaPre.push_back(g);
-    f.preVal.push_back(std::move(val));
-    f.pres.push_back(std::move(pre));
+    // A false gamma: a reference combination this abstract state excludes.
+    f.closed.emplace_back(sh->ends[i].size(), g->isFalse());
   }
   return f;
 }
@@ -538,15 +552,17 @@ bool Prover::checkInvariantsOf(uint32_t id, Fragments& f) {
   if (!o_.tracked[static_cast<size_t>(ir::ErrorKind::Invariant)]) return false;
   ExprManager& em = *p_.exprs;
   bool fabricated = false;
-  for (size_t i = 0; i < f.pres.size() && !stop_; ++i) {
+  for (size_t i = 0; i < f.shape->pres.size() && !stop_; ++i) {
     for (const ir::Property& inv : p_.invariants) {
       std::vector<symbolic::Obligation> obls;
-      ExprRef v = sev_.eval(abs_.foldLocations(inv.expr, f.pres[i].pcs), f.pres[i].st, obls).expr;
+      ExprRef v =
+          sev_.eval(abs_.foldLocations(inv.expr, f.shape->pres[i].pcs), f.shape->pres[i].st, obls)
+              .expr;
       if (v->isTrue()) continue;
       auto r = query({f.gammaPre[i], em.mkNot(v)});
       if (!r.isSat()) continue;
       ++stats_.fabricatedStates;
-      startFrom(symbolic::concretize(p_, f.pres[i], solver_.model(), shape()), true, id);
+      startFrom(symbolic::concretize(p_, f.shape->pres[i], solver_.model(), shape()), true, id);
       fabricated = true;
       break;
     }
@@ -554,11 +570,13 @@ bool Prover::checkInvariantsOf(uint32_t id, Fragments& f) {
   return fabricated;
 }
 
-bool Prover::closeByCandidates(uint32_t id, Fragments& f, size_t i,
-                               const symbolic::FragmentEnd& end, bool& fabricated) {
-  const abstraction::Abstraction::Valuation postVal = abs_.valuate(end.post.pcs, end.post, sev_);
+bool Prover::closeByCandidates(uint32_t id, Fragments& f, size_t i, size_t j, bool& fabricated) {
+  const FragmentEnd& end = f.shape->ends[i][j];
+  auto& cached = f.shape->postVal[i][j];
+  if (!cached) cached = abs_.valuate(end.post.pcs, end.post, sev_);
+  const abstraction::Abstraction::Valuation& postVal = *cached;
   auto cands =
-      local_.candidates(nodes_[id].state, f.preVal[i], end, postVal, solver_,
+      local_.candidates(nodes_[id].state, f.shape->preVal[i], end, postVal, solver_,
                         [this](std::vector<ExprRef> as) { return query(std::move(as), false); });
   if (!cands) return false;
   for (AbstractState& c : *cands) {
@@ -581,11 +599,8 @@ void Prover::releaseIfDone(Fragments& f) {
   for (const auto& row : f.closed)
     for (bool c : row)
       if (!c) return;
-  f.pres = {};
-  f.ends = {};
   f.closed = {};
   f.gammaPre = {};
-  f.preVal = {};
   f.done = true;
 }
 
@@ -598,10 +613,10 @@ bool Prover::checkPass() {
     Fragments& f = fragmentsOf(id);
     if (f.done) continue;
     fabricated = checkInvariantsOf(id, f) || fabricated;
-    for (size_t i = 0; i < f.pres.size() && !stop_; ++i) {
-      for (size_t j = 0; j < f.ends[i].size() && !stop_; ++j) {
+    for (size_t i = 0; i < f.shape->pres.size() && !stop_; ++i) {
+      for (size_t j = 0; j < f.shape->ends[i].size() && !stop_; ++j) {
         if (f.closed[i][j]) continue;
-        const FragmentEnd& end = f.ends[i][j];
+        const FragmentEnd& end = f.shape->ends[i][j];
         if (end.kind == FragmentEnd::Kind::Terminated) {
           f.closed[i][j] = true;
           continue;
@@ -617,14 +632,14 @@ bool Prover::checkPass() {
           }
           if (o_.engine == ProveOptions::Engine::Fabricate && local_.usable() &&
               local_.errorExcluded(
-                  nodes_[id].state, f.preVal[i], end,
+                  nodes_[id].state, f.shape->preVal[i], end,
                   [this](std::vector<ExprRef> q) { return query(std::move(q), false); }))
             continue;
           auto r = query(as);
           if (!r.isSat()) continue;
           // A state of this abstract state fails: fabricate it and let execution show how.
           ++stats_.fabricatedStates;
-          exec::State s = symbolic::concretize(p_, f.pres[i], solver_.model(), shape());
+          exec::State s = symbolic::concretize(p_, f.shape->pres[i], solver_.model(), shape());
           startFrom(s, true, id);
           if (!errorEdges_.count(key)) {  // execution took another branch (e.g. a havoc)
             nodes_[id].error = true;
@@ -645,7 +660,7 @@ bool Prover::checkPass() {
           continue;
         }
         if (o_.engine == ProveOptions::Engine::Fabricate && local_.usable() &&
-            closeByCandidates(id, f, i, end, fabricated)) {
+            closeByCandidates(id, f, i, j, fabricated)) {
           f.closed[i][j] = true;
           continue;
         }
@@ -815,14 +830,17 @@ std::string Prover::verify(const ProveResult& r) {
     return "an initial state is not covered (" + std::string(res.isSat() ? "sat" : "unknown") + ")";
   for (uint32_t id = 0; id < nodes_.size(); ++id) {
     Fragments& f = fragmentsOf(id);
-    for (size_t i = 0; i < f.pres.size(); ++i) {
+    for (size_t i = 0; i < f.shape->pres.size(); ++i) {
       for (const ir::Property& inv : p_.invariants) {
         std::vector<symbolic::Obligation> obls;
-        ExprRef v = sev_.eval(abs_.foldLocations(inv.expr, f.pres[i].pcs), f.pres[i].st, obls).expr;
+        ExprRef v =
+            sev_.eval(abs_.foldLocations(inv.expr, f.shape->pres[i].pcs), f.shape->pres[i].st, obls)
+                .expr;
         if (!query({f.gammaPre[i], em.mkNot(v)}).isUnsat())
-          return "invariant '" + inv.name + "' may fail at " + abs_.locationText(f.pres[i].pcs);
+          return "invariant '" + inv.name + "' may fail at " +
+                 abs_.locationText(f.shape->pres[i].pcs);
       }
-      for (const FragmentEnd& end : f.ends[i]) {
+      for (const FragmentEnd& end : f.shape->ends[i]) {
         if (end.kind == FragmentEnd::Kind::Terminated) continue;
         std::vector<ExprRef> as{f.gammaPre[i]};
         as.insert(as.end(), end.pathCond.begin(), end.pathCond.end());

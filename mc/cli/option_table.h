@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mc/cli/options.h"
@@ -36,6 +38,8 @@ struct OptionSpec {
   std::vector<std::string> choices;
   // Stores the (validated) value; flags get "".
   std::function<void(Options&, const std::string&)> apply;
+  // A command whose default differs (`prove --search` is bfs), and that default.
+  std::optional<std::pair<Command, std::string>> defaultFor = std::nullopt;
 
   bool appliesTo(Command c) const { return commands & bit(c); }
 };

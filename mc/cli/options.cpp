@@ -69,7 +69,9 @@ std::string appliesText(const OptionSpec& s) {
 }
 
 // One option in help: its flags, then its text wrapped at 100 columns under column 32.
-void describe(std::ostream& os, const OptionSpec& s, bool withCommands) {
+// `command`: the help of one command (its own default); none: the global help (every default).
+void describe(std::ostream& os, const OptionSpec& s, std::optional<Command> command) {
+  const bool withCommands = !command;
   std::string head = "  --" + s.name;
   if (s.shortName) head = "  -" + std::string(1, s.shortName) + ", --" + s.name;
   if (s.kind != ValueKind::Flag) head += " " + s.valueName;
@@ -79,7 +81,14 @@ void describe(std::ostream& os, const OptionSpec& s, bool withCommands) {
     for (size_t i = 0; i < s.choices.size(); ++i) text += (i ? "|" : "") + s.choices[i];
     text += ")";
   }
-  if (!s.defaultText.empty()) text += " (default=" + s.defaultText + ")";
+  if (s.defaultFor && command == s.defaultFor->first) {
+    text += " (default=" + s.defaultFor->second + ")";
+  } else if (!s.defaultText.empty()) {
+    text += " (default=" + s.defaultText;
+    if (s.defaultFor && !command)
+      text += "; " + std::string(commandName(s.defaultFor->first)) + ": " + s.defaultFor->second;
+    text += ")";
+  }
   if (withCommands && s.commands) text += " [" + appliesText(s) + "]";
   constexpr size_t kColumn = 32, kWidth = 100;
   os << head;
@@ -116,7 +125,7 @@ std::string globalHelp() {
        << commandSummary(c) << "\n";
   }
   os << "\noptions (the commands each applies to in brackets):\n";
-  for (const OptionSpec& s : optionTable()) describe(os, s, true);
+  for (const OptionSpec& s : optionTable()) describe(os, s, std::nullopt);
   os << "\nexit status: 0 verified/proved/completed, 1 error, 3 potential-error, 4 unknown (a "
         "bound, an\ninterrupt or a solver unknown), 2 bad usage or input\n";
   return os.str();
@@ -127,7 +136,7 @@ std::string commandHelp(Command c) {
   os << "usage: tandem " << commandName(c) << " FILE [OPTIONS]\n\n"
      << commandName(c) << ": " << commandSummary(c) << "\n\noptions:\n";
   for (const OptionSpec& s : optionTable())
-    if (s.appliesTo(c) || s.name == "help") describe(os, s, false);
+    if (s.appliesTo(c) || s.name == "help") describe(os, s, c);
   return os.str();
 }
 

@@ -77,6 +77,9 @@ engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
 engine::ProveRequest proveRequest(const Options& o, const Streams& s) {
   engine::ProveRequest r;
   fillCommon(r, o, s);
+  // Breadth first by default: Execute then covers the abstract states near the initial ones
+  // before it goes deep into one interleaving, and fewer states are left to fabrication.
+  if (!o.wasGiven("search")) r.search = search::Strategy::Bfs;
   r.cutpoints = o.cutpoints;
   r.autoPredicates = o.autoPredicates;
   if (o.wasGiven("max-predicates")) r.maxPredicates = static_cast<size_t>(o.maxPredicates);

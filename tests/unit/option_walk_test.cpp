@@ -279,6 +279,8 @@ TEST_CASE("option walk: COMMAND --help lists that command's options with their d
   }
   Result check = tandem({"check", "--help"});
   CHECK(check.out.find("(default=dfs)") != std::string::npos);
+  // A command's own default: prove searches breadth first.
+  CHECK(tandem({"prove", "--help"}).out.find("(default=bfs)") != std::string::npos);
   CHECK(check.out.find("--cutpoints") == std::string::npos);
 }
 
