@@ -179,31 +179,33 @@ ExprRef Abstraction::gamma(const AbstractState& a, const symbolic::SymConfig& c,
   return gamma(a, valuate(a.pcs, c, sev));
 }
 
-ExprRef Abstraction::gamma(const AbstractState& a, const Valuation& val) const {
+ExprRef Abstraction::literal(ExprRef defined, ExprRef value, uint8_t truth) const {
   ExprManager& em = *p_.exprs;
+  switch (static_cast<Truth>(truth)) {
+    case Truth::True:
+      return em.mkAnd(defined, value);
+    case Truth::False:
+      return em.mkAnd(defined, em.mkNot(value));
+    case Truth::Undefined:
+      break;
+  }
+  return em.mkNot(defined);
+}
+
+ExprRef Abstraction::exactLiteral(ExprRef value, TypeRef t, uint32_t code) const {
+  ExprManager& em = *p_.exprs;
+  return em.mkEq(value,
+                 t->kind == TypeKind::Bool ? em.boolConst(code != 0) : em.enumConst(t, code));
+}
+
+ExprRef Abstraction::gamma(const AbstractState& a, const Valuation& val) const {
   const Scope& sc = scopeAt(a.pcs);
   std::vector<ExprRef> lits;
-  for (size_t i = 0; i < sc.preds.size(); ++i) {
-    ExprRef defined = val.defined[i], v = val.value[i];
-    switch (static_cast<Truth>(a.truth[i])) {
-      case Truth::True:
-        lits.push_back(em.mkAnd(defined, v));
-        break;
-      case Truth::False:
-        lits.push_back(em.mkAnd(defined, em.mkNot(v)));
-        break;
-      case Truth::Undefined:
-        lits.push_back(em.mkNot(defined));
-        break;
-    }
-  }
-  for (size_t i = 0; i < sc.exact.size(); ++i) {
-    TypeRef t = sc.exact[i].expr->type;
-    ExprRef k =
-        t->kind == TypeKind::Bool ? em.boolConst(a.exact[i] != 0) : em.enumConst(t, a.exact[i]);
-    lits.push_back(em.mkEq(val.exact[i], k));
-  }
-  return em.mkAnd(std::span<const ExprRef>(lits));
+  for (size_t i = 0; i < sc.preds.size(); ++i)
+    lits.push_back(literal(val.defined[i], val.value[i], a.truth[i]));
+  for (size_t i = 0; i < sc.exact.size(); ++i)
+    lits.push_back(exactLiteral(val.exact[i], sc.exact[i].expr->type, a.exact[i]));
+  return p_.exprs->mkAnd(std::span<const ExprRef>(lits));
 }
 
 }  // namespace tandem::abstraction

@@ -74,6 +74,10 @@ class Abstraction {
                     const symbolic::SymEvaluator& sev) const;
   // gamma(a) over a valuation of a's locations (of a configuration, or of free symbols).
   ExprRef gamma(const AbstractState& a, const Valuation& v) const;
+  // gamma's literals: a predicate (its definedness and value) with truth `truth` (a Truth), and
+  // an exact term of type `t` with code `code` (bool 0/1, enum index).
+  ExprRef literal(ExprRef defined, ExprRef value, uint8_t truth) const;
+  ExprRef exactLiteral(ExprRef value, TypeRef t, uint32_t code) const;
   // The locations of a concrete state: each thread's top location, or (open systems) the call
   // stack of the one thread.
   std::vector<ir::LocId> locations(const exec::State& s) const;

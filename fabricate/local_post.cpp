@@ -96,7 +96,6 @@ bool LocalPosts::errorExcluded(const AbstractState& pre,
         return false;
     return true;
   };
-  ExprManager& em = *p_.exprs;
   std::string key = "E";
   appendWord(key, end.thread);
   appendWord(key, end.edges.size());
@@ -106,27 +105,13 @@ bool LocalPosts::errorExcluded(const AbstractState& pre,
     if (!ownTouched(varsOf(sp.preds[k].expr, sp.preds[k].thread))) continue;
     appendWord(key, ptrWord(sp.preds[k].expr));
     appendWord(key, pre.truth[k]);
-    ExprRef d = preVal.defined[k], v = preVal.value[k];
-    switch (static_cast<Truth>(pre.truth[k])) {
-      case Truth::True:
-        lits.push_back(em.mkAnd(d, v));
-        break;
-      case Truth::False:
-        lits.push_back(em.mkAnd(d, em.mkNot(v)));
-        break;
-      case Truth::Undefined:
-        lits.push_back(em.mkNot(d));
-        break;
-    }
+    lits.push_back(abs_.literal(preVal.defined[k], preVal.value[k], pre.truth[k]));
   }
   for (size_t k = 0; k < sp.exact.size(); ++k) {
     if (!ownTouched(varsOf(sp.exact[k].expr, sp.exact[k].thread))) continue;
     appendWord(key, ptrWord(sp.exact[k].expr));
     appendWord(key, pre.exact[k]);
-    TypeRef t = sp.exact[k].expr->type;
-    lits.push_back(em.mkEq(preVal.exact[k], t->kind == TypeKind::Bool
-                                                ? em.boolConst(pre.exact[k] != 0)
-                                                : em.enumConst(t, pre.exact[k])));
+    lits.push_back(abs_.exactLiteral(preVal.exact[k], sp.exact[k].expr->type, pre.exact[k]));
   }
   if (lits.empty()) return false;
   auto it = excluded_.find(key);
@@ -201,19 +186,10 @@ std::optional<std::vector<AbstractState>> LocalPosts::candidates(
   }
 
   auto literal = [&](ExprRef defined, ExprRef value, uint32_t truth) {
-    switch (static_cast<Truth>(truth)) {
-      case Truth::True:
-        return em.mkAnd(defined, value);
-      case Truth::False:
-        return em.mkAnd(defined, em.mkNot(value));
-      case Truth::Undefined:
-        break;
-    }
-    return em.mkNot(defined);
+    return abs_.literal(defined, value, static_cast<uint8_t>(truth));
   };
   auto exactLiteral = [&](ExprRef value, TypeRef t, uint32_t code) {
-    return em.mkEq(value,
-                   t->kind == TypeKind::Bool ? em.boolConst(code != 0) : em.enumConst(t, code));
+    return abs_.exactLiteral(value, t, code);
   };
 
   auto found = cache_.find(key);
