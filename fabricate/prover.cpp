@@ -683,8 +683,12 @@ bool Prover::checkPass() {
 void Prover::enumerateCandidates(const std::vector<ExprRef>& as, const SymConfig& post,
                                  int64_t fromAbstract) {
   const abstraction::Scope& sc = abs_.scopeAt(post.pcs);
+  const abstraction::Abstraction::Valuation val = abs_.valuate(post.pcs, post, sev_);
+  // A predicate that can be undefined (an index out of bounds, a division by zero) has a third
+  // truth value; leaving it out would leave such states uncovered, and prove vacuously.
   std::vector<uint32_t> radix;
-  for (size_t i = 0; i < sc.preds.size(); ++i) radix.push_back(2);
+  for (size_t i = 0; i < sc.preds.size(); ++i)
+    radix.push_back(val.defined[i] && val.defined[i]->isTrue() ? 2 : 3);
   for (const auto& x : sc.exact) {
     TypeRef t = x.expr->type;
     radix.push_back(t->kind == TypeKind::Bool ? 2 : static_cast<uint32_t>(t->members.size()));
@@ -697,7 +701,6 @@ void Prover::enumerateCandidates(const std::vector<ExprRef>& as, const SymConfig
           "the eager engine with more than 65536 candidates per location");
   }
   std::vector<uint32_t> digit(radix.size(), 0);
-  const abstraction::Abstraction::Valuation val = abs_.valuate(post.pcs, post, sev_);
   for (uint64_t n = 0; n < total && !stop_; ++n) {
     AbstractState c;
     c.pcs = post.pcs;
