@@ -224,7 +224,7 @@ class Lowerer {
   bool buildLocations(Pending& pb) {
     size_t idx = static_cast<size_t>(&pb - pending_.data());
     const std::vector<ast::StmtPtr>& body = *bodies_[idx];
-    CfgBuilder(pb.raw, diags_).build(body, true);
+    CfgBuilder(pb.raw).build(body, true);
     ir::Cfa& c = prog_.cfas[pb.cfa];
     if (!contract(pb.raw, diags_, {})) return false;
     pb.base = static_cast<uint32_t>(prog_.locs.size());

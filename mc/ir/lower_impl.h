@@ -56,7 +56,7 @@ struct RawCfa {
 // Phase 1 (lower_cfg.cpp): builds the raw graph of a body.
 class CfgBuilder {
  public:
-  CfgBuilder(RawCfa& out, Diagnostics& diags) : cfa_(out), diags_(diags) {}
+  explicit CfgBuilder(RawCfa& out) : cfa_(out) {}
   void build(const std::vector<ast::StmtPtr>& body, bool entryDeclsAllowed);
 
  private:
@@ -69,7 +69,6 @@ class CfgBuilder {
     uint32_t head, exit;
   };
   RawCfa& cfa_;
-  Diagnostics& diags_;
   std::vector<Loop> loops_;
 };
 
