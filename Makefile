@@ -2,9 +2,12 @@
 # steps together. From a clean clone on Debian 12, as root, with ../shared beside the clone:
 #
 #   make demo          install dependencies, Release build in build/, run the demo
-#   make test          Release tests, ASan+UBSan tests (build-asan/), format check
+#   make test          Release tests, ASan+UBSan tests (build-asan/), fuzz and difftest smoke,
+#                      format check
 #
-# Other targets: deps, build, test-asan, format, format-check, clean, help.
+# Other targets: deps, build, test-asan, fuzz, difftest, format, format-check, clean, help.
+#   make fuzz FUZZ_SECONDS=N         each libFuzzer harness for N s (clang; build-fuzz/)
+#   make difftest DIFFTEST_COUNT=N   N random models through every engine (scripts/difftest)
 # Build trees are reused: a second run only rebuilds what changed.
 
 SHELL := /bin/bash
@@ -25,6 +28,14 @@ CTEST_FLAGS ?= --output-on-failure --no-tests=error --timeout $(TEST_TIMEOUT) -j
 
 BUILD_DIR := build
 ASAN_DIR := build-asan
+FUZZ_DIR := build-fuzz
+
+# `make test` runs each fuzzer for FUZZ_SECONDS and DIFFTEST_COUNT random models from
+# DIFFTEST_SEED in the quick configuration (docs/testing.md); the targets alone take the same.
+FUZZ_SECONDS ?= 20
+DIFFTEST_COUNT ?= 200
+DIFFTEST_SEED ?= 1
+DIFFTEST_ARGS ?= --quick --timeout 5 --z3-timeout 3
 
 DEMO_CMD ?= ./$(BUILD_DIR)/tandem prove models/bakery2.tdm
 
@@ -34,7 +45,7 @@ ASAN_OPTIONS ?= detect_leaks=1:check_initialization_order=1:abort_on_error=0:hal
 UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 LSAN_OPTIONS ?= suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0
 
-.PHONY: help deps build demo test test-asan build-asan format format-check clean
+.PHONY: help deps build demo test test-asan build-asan fuzz difftest format format-check clean
 
 help:
 	@sed -n '1,8p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
@@ -73,6 +84,13 @@ test-asan: build-asan
 	ASAN_OPTIONS='$(ASAN_OPTIONS)' UBSAN_OPTIONS='$(UBSAN_OPTIONS)' LSAN_OPTIONS='$(LSAN_OPTIONS)' \
 	  $(CTEST) --test-dir $(ASAN_DIR) $(CTEST_FLAGS)
 
+fuzz: deps
+	bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS) --build $(FUZZ_DIR) --jobs $(NPROC)
+
+difftest: build
+	python3 scripts/difftest --tandem $(BUILD_DIR)/tandem --count $(DIFFTEST_COUNT) \
+	  --seed $(DIFFTEST_SEED) --jobs $(NPROC) $(DIFFTEST_ARGS)
+
 # Runs every stage even when one fails, so one run shows all failures; fails if any did.
 test: build
 	@failed=; start=$$SECONDS; \
@@ -80,12 +98,17 @@ test: build
 	$(CTEST) --test-dir $(BUILD_DIR) $(CTEST_FLAGS) || failed="$$failed release-tests"; \
 	echo "== tests (Debug, ASan+UBSan, $(ASAN_DIR)/)"; \
 	$(MAKE) --no-print-directory test-asan DEPS_DONE=1 || failed="$$failed asan-tests"; \
+	echo "== fuzz ($(FUZZ_SECONDS) s per harness, $(FUZZ_DIR)/)"; \
+	$(MAKE) --no-print-directory fuzz DEPS_DONE=1 || failed="$$failed fuzz"; \
+	echo "== differential testing ($(DIFFTEST_COUNT) models from seed $(DIFFTEST_SEED))"; \
+	$(MAKE) --no-print-directory difftest DEPS_DONE=1 DIFFTEST_ARGS="$(DIFFTEST_ARGS) --no-minimise" \
+	  || failed="$$failed difftest"; \
 	echo "== format check"; \
 	bash scripts/check-format.sh || failed="$$failed format-check"; \
 	if [ -n "$$failed" ]; then \
 	  echo "make test: FAILED:$$failed ($$((SECONDS - start))s)"; exit 1; \
 	fi; \
-	echo "make test: all passed: Release tests, ASan+UBSan tests, format check ($$((SECONDS - start))s)"
+	echo "make test: all passed: Release tests, ASan+UBSan tests, fuzz, difftest, format check ($$((SECONDS - start))s)"
 
 format:
 	@bash scripts/check-format.sh --fix
@@ -94,4 +117,4 @@ format-check:
 	@bash scripts/check-format.sh
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)

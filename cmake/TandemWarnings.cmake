@@ -16,6 +16,17 @@ if(TANDEM_SANITIZE)
   message(STATUS "Tandem: building with ASan + UBSan (${TANDEM_SANITIZER_FLAGS})")
 endif()
 
+# TANDEM_FUZZ instruments everything for libFuzzer's coverage feedback, with ASan and UBSan; the
+# harnesses of fuzz/ add the fuzzer's main at their link.
+if(TANDEM_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "TANDEM_FUZZ needs Clang (CMAKE_CXX_COMPILER=clang++), got ${CMAKE_CXX_COMPILER_ID}")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+                      -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
 # GCC 12's middle-end warnings misfire on libstdc++'s own std::string and containers in optimized
 # builds (GCC PR 105329, 105651: a bogus -Wrestrict on `"x" + std::to_string(n)` at -O2/-O3, which
 # breaks the Release build). -Wrestrict is off for GCC 12; the other flow-based warnings known to

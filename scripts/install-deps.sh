@@ -16,6 +16,7 @@ PACKAGES=(
   doctest-dev nlohmann-json3-dev libfmt-dev         # unit tests, JSON reports, formatting
   libxxhash-dev libgmp-dev                          # state hashing, big numbers
   clang-format                                      # format check
+  clang libclang-rt-14-dev                          # libFuzzer harnesses (make fuzz)
   spin graphviz python3                             # anchors, DOT rendering, tools
 )
 
