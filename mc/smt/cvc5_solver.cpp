@@ -78,8 +78,10 @@ struct Cvc5Session {
 // cvc5 1.0.3 aborts the whole process (inside CaDiCaL, its bit-blaster's SAT solver) when a time
 // limit interrupts a check that has models enabled. So a time limit gets a session of its own
 // without models that decides sat/unsat within the limit; when it answers sat, the session with
-// models, which never has a limit, checks again to produce the model. Without a limit only the
-// model session exists.
+// models checks again to produce the model. That second check can take far longer than the first
+// (found by scripts/difftest: minutes after a 2 s answer), so it has the limit too whenever no
+// bit-vector term was ever translated, the case where a limit cannot hit CaDiCaL; with
+// bit-vectors it stays unlimited. Without a limit only the model session exists.
 class Cvc5Solver final : public Solver {
  public:
   explicit Cvc5Solver(TermNaming naming)
@@ -121,9 +123,13 @@ class Cvc5Solver final : public Solver {
     }
     limitTo(limit);
     try {
+      if (!limited_) limitModels(0);
       if (limited_) {
         CheckResult first = answer(limited_->check(assumptions));
         if (!first.isSat()) return first;
+        // The limited session has translated every term of this query by now.
+        limitModels(limited_->tr->usedBitVectors() ? 0 : remaining(limit, stop));
+        if (modelsLimitMs_ == ~0u) return CheckResult::unknown("timeout");
       }
       CheckResult r = answer(models_->check(assumptions));
       if (limited_ && !r.isSat())  // the unlimited session contradicts the limited one
@@ -177,6 +183,26 @@ class Cvc5Solver final : public Solver {
     return CheckResult::unknown("cvc5: " + why.str());
   }
 
+  // What is left of `limit` ms under the run's deadline; ~0u when nothing is.
+  static unsigned remaining(unsigned limit, const QueryStop& stop) {
+    if (!stop.deadline) return limit;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          *stop.deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) return ~0u;
+    return static_cast<uint64_t>(left) < limit ? static_cast<unsigned>(left) : limit;
+  }
+
+  // The model session's tlimit-per (0: none); ~0u is remembered, not set: there is no time.
+  void limitModels(unsigned ms) {
+    if (ms == ~0u || ms == modelsLimitMs_) {
+      modelsLimitMs_ = ms;
+      return;
+    }
+    guard([&] { models_->solver->setOption("tlimit-per", std::to_string(ms)); });
+    modelsLimitMs_ = ms;
+  }
+
   // The limited session exists while checks have a limit; its tlimit-per follows `ms`.
   void limitTo(unsigned ms) {
     guard([&] {
@@ -195,7 +221,7 @@ class Cvc5Solver final : public Solver {
   }
 
   TermNaming naming_;
-  unsigned timeoutMs_ = 0, limitMs_ = 0;
+  unsigned timeoutMs_ = 0, limitMs_ = 0, modelsLimitMs_ = 0;
   std::unique_ptr<Cvc5Session> models_;   // produces models; never limited
   std::unique_ptr<Cvc5Session> limited_;  // only while a time limit is set
   AssertionStack stack_;
