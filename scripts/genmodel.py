@@ -41,7 +41,8 @@ class Var:
 
     kind: 'int' (values in [0, mod)), 'i32' (values in (-mod, mod)), 'bool', 'enum',
     'intarr' (length `length`, elements in [0, mod)), 'boolarr', 'counter' (a loop counter in
-    [0, mod]: read-only except for the loop's own increment).
+    [0, mod]: read-only except for the loop's own increment), 'unbounded' (an `int` that only
+    grows from 0, as Bakery's tickets: the state space is infinite).
     """
 
     def __init__(self, name, kind, mod=None, length=None, writable=True, members=None):
@@ -97,7 +98,7 @@ class ClosedExprs:
     def int_atom(self, sc):
         r = self.rng
         choices = ["const"]
-        if sc.of_kind("int", "counter"):
+        if sc.of_kind("int", "counter", "unbounded"):
             choices += ["var"] * 4
         if sc.pid_count:
             choices += ["pid"] * 2
@@ -107,7 +108,7 @@ class ClosedExprs:
             choices += ["conv"]
         c = r.choice(choices)
         if c == "var":
-            return r.choice(sc.of_kind("int", "counter"))[0]
+            return r.choice(sc.of_kind("int", "counter", "unbounded"))[0]
         if c == "pid":
             return "pid"
         if c == "elem":
@@ -317,6 +318,12 @@ class ClosedGen:
             v = Var(self.fresh("w"), "i32", mod=r.randint(3, 7))
             self.globals.append(v)
             self.decls.append("var %s: i32 = %d;" % (v.name, r.randrange(v.mod)))
+        if r.random() < 0.15:
+            # Explicit check cannot finish (scripts/difftest bounds it with --max-states), but
+            # an error it finds still refutes a proof, and prove may still prove.
+            v = Var(self.fresh("u"), "unbounded")
+            self.globals.append(v)
+            self.decls.append("var %s: int = 0;" % v.name)
 
     def gen_process_shapes(self):
         r = self.rng
@@ -361,6 +368,8 @@ class ClosedGen:
             return "%s := (%s + 1) %% %d;" % (text, text, v.mod)
         if v.kind == "i32":
             return "%s := (%s) %% %d;" % (text, ex.i32_expr(sc), v.mod)
+        if v.kind == "unbounded":
+            return "%s := %s + %d;" % (text, text, r.randint(1, 2))
         if v.kind == "bool":
             form = r.random()
             if form < 0.15:
@@ -532,7 +541,9 @@ class ClosedGen:
         for _ in range(r.randint(1, 3)):
             name = self.fresh("inv")
             form = 0.0 if self.tame else r.random()
-            if form < 0.35 and sc.of_kind("int"):
+            if form < 0.15 and sc.of_kind("unbounded"):
+                expr = "%s >= 0" % r.choice(sc.of_kind("unbounded"))[0]
+            elif form < 0.35 and sc.of_kind("int"):
                 text, v = r.choice(sc.of_kind("int"))
                 expr = "0 <= %s && %s < %d" % (text, text, v.mod)
             elif self.tame:
