@@ -13,7 +13,6 @@ struct Cvc5Builder {
   using Fun = cvc5::Term;
 
   cvc5::Solver& s;
-  bool bitVectors = false;  // a bit-vector sort or value was made
 
   cvc5::Sort scalar(ScalarSort k) {
     switch (k) {
@@ -22,7 +21,6 @@ struct Cvc5Builder {
       case ScalarSort::Int:
         return s.getIntegerSort();
       default:
-        bitVectors = true;
         return s.mkBitVectorSort(bvWidthOf(k));
     }
   }
@@ -33,7 +31,6 @@ struct Cvc5Builder {
   Term boolVal(bool b) { return s.mkBoolean(b); }
   Term intVal(const BigInt& v) { return s.mkInteger(v.toString()); }
   Term bvVal(int64_t v, unsigned width) {
-    bitVectors = true;
     uint64_t bits = static_cast<uint64_t>(v);
     if (width < 64) bits &= (uint64_t{1} << width) - 1;
     return s.mkBitVector(width, bits);
@@ -146,7 +143,6 @@ Cvc5Translator::Cvc5Translator(cvc5::Solver& termFactory, TermNaming naming)
 Cvc5Translator::~Cvc5Translator() = default;
 
 cvc5::Term Cvc5Translator::term(ExprRef e) { return impl_->enc.term(e); }
-bool Cvc5Translator::usedBitVectors() const { return impl_->builder.bitVectors; }
 std::optional<cvc5::Term> Cvc5Translator::length(ExprRef e) { return impl_->enc.encode(e).length; }
 cvc5::Term Cvc5Translator::selectAt(ExprRef array, const BigInt& index) {
   return impl_->enc.selectAt(array, index);

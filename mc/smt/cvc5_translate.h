@@ -29,8 +29,6 @@ class Cvc5Translator {
   cvc5::Term selectAt(ExprRef array, const BigInt& index);
   std::vector<cvc5::Term> sideConstraints(std::span<const ExprRef> roots);
   Quantified<cvc5::Term> mkForall(std::span<const ExprRef> vars, ExprRef body);
-  // Whether any term so far has a bit-vector sort (cvc5_solver.cpp: time limits and models).
-  bool usedBitVectors() const;
 
  private:
   struct Impl;
