@@ -162,8 +162,10 @@ void Explorer::expand(const SymState& s) {
   }
   // Blocked (every guard infeasible, e.g. a failed `assume`): the path ends here.
   if (slots_.size() == before && r_.ends.size() == endsBefore &&
-      r_.unknownAnswers == unknownsBefore)
+      r_.unknownAnswers == unknownsBefore) {
     endPath(s, std::nullopt, std::nullopt);
+    if (r_.ends.size() > endsBefore) r_.ends.back().blocked = true;
+  }
 }
 
 void Explorer::expand(const search::FrontierEntry& e) {

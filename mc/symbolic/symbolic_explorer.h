@@ -90,6 +90,9 @@ struct PathEnd {
   // No model keeps the path within the reference evaluator's limits (it needs an array longer
   // than EvalLimits::maxArrayLength): its replay stops at the limit.
   bool exceedsLimits = false;
+  // No edge could be taken (a failed `assume`): the condition that failed is not in pathCond, so
+  // DART cannot negate it (dart_explorer.cpp).
+  bool blocked = false;
   std::vector<ExprRef> pathCond;     // the path's condition (for DART's next inputs)
   std::vector<uint32_t> pathCondAt;  // per conjunct: the number of path edges before it
 };
