@@ -27,26 +27,30 @@ struct Named {
 // under an even number of negations, or under an operator that is not monotone. (At a local
 // step a process is at no named location, so an invariant that names its locations only
 // negatively is at least as false at the next cutpoint as at the local step.)
-void positiveLocations(const Program& p, ExprRef e, bool positive, std::set<CfaId>& out) {
+void positiveLocations(const Program& p, ExprRef e, bool positive, std::set<CfaId>& out,
+                       std::set<std::pair<ExprRef, bool>>& seen) {
+  // Each (subterm, polarity) once: a non-monotone operator visits its kids both ways, which is
+  // exponential in the nesting without this (found by the expr fuzzer: `2---...---6`).
+  if (!seen.emplace(e, positive).second) return;
   switch (e->op) {
     case Op::AtLoc:
       if (positive) out.insert(p.locs[static_cast<LocId>(*e->value.toInt64())].cfa);
       return;
     case Op::Not:
-      positiveLocations(p, e->kid(0), !positive, out);
+      positiveLocations(p, e->kid(0), !positive, out, seen);
       return;
     case Op::And:
     case Op::Or:
-      for (ExprRef k : e->kids) positiveLocations(p, k, positive, out);
+      for (ExprRef k : e->kids) positiveLocations(p, k, positive, out, seen);
       return;
     case Op::Implies:
-      positiveLocations(p, e->kid(0), !positive, out);
-      positiveLocations(p, e->kid(1), positive, out);
+      positiveLocations(p, e->kid(0), !positive, out, seen);
+      positiveLocations(p, e->kid(1), positive, out, seen);
       return;
     default:
       for (ExprRef k : e->kids) {  // both ways
-        positiveLocations(p, k, true, out);
-        positiveLocations(p, k, false, out);
+        positiveLocations(p, k, true, out, seen);
+        positiveLocations(p, k, false, out, seen);
       }
   }
 }
@@ -116,7 +120,8 @@ std::vector<bool> localStepLocations(const Program& p) {
   for (const Edge& e : p.edges) forEachExpr(e, [&](ExprRef x) { codeNames.collect(x); });
   std::set<CfaId> keepAll;
   for (LocId l : codeNames.locs) keepAll.insert(p.locs[l].cfa);
-  for (const Property& inv : p.invariants) positiveLocations(p, inv.expr, true, keepAll);
+  std::set<std::pair<ExprRef, bool>> seen;
+  for (const Property& inv : p.invariants) positiveLocations(p, inv.expr, true, keepAll, seen);
   for (CfaId c : p.processes) {
     const Cfa& cfa = p.cfas[c];
     if (!cfa.locals.empty()) continue;  // frame variables of a process: not handled here
