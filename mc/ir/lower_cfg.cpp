@@ -191,6 +191,10 @@ bool contract(RawCfa& raw, Diagnostics& diags, SourceLoc where) {
   std::vector<bool> seen(n, false);
   std::vector<uint32_t> todo{rep[raw.entry]};
   seen[rep[raw.entry]] = true;
+  // A labelled location stays, so reports can name it; so do the locations after it, or its
+  // edges would lead nowhere (found by scripts/difftest: an unreachable `L: if (*) {...}`).
+  for (uint32_t l = 0; l < n; ++l)
+    if (rep[l] == l && !raw.locs[l].labels.empty() && !seen[l]) seen[l] = true, todo.push_back(l);
   while (!todo.empty()) {
     uint32_t l = todo.back();
     todo.pop_back();
@@ -198,8 +202,6 @@ bool contract(RawCfa& raw, Diagnostics& diags, SourceLoc where) {
       if (!seen[s]) seen[s] = true, todo.push_back(s);
   }
   if (raw.keepExit) seen[rep[raw.exit]] = true;
-  for (uint32_t l = 0; l < n; ++l)  // a labelled location stays, so reports can name it
-    if (rep[l] == l && !raw.locs[l].labels.empty()) seen[l] = true;
   raw.final.assign(n, kNone);
   // Number the locations in source order (the exit, which has no statement, comes last).
   std::vector<uint32_t> order;
