@@ -376,21 +376,21 @@ SymValue SymEvaluator::evalCall(const Ctx& c, ExprRef e) const {
     }
   }
   ExprRef call = exprs().mk(Op::Call, e->type, args, e->payload);
-  if (!allConst) return SymValue::scalar(call);  // an uninterpreted function (classic mode)
+  if (!allConst) return SymValue::scalar(opaque(call));  // an uninterpreted function
   // Constant arguments: run the code concretely, on the globals and heap if they are concrete.
   exec::State st;
   const auto& globals = c.old ? c.s.top().old->globals : c.s.globals;
   const auto& heap = c.old ? c.s.top().old->heap : c.s.heap;
   for (const SymValue& g : globals) {
     auto v = concreteValue(g);
-    if (!v) return SymValue::scalar(call);
+    if (!v) return SymValue::scalar(opaque(call));
     st.globals.push_back(std::move(*v));
   }
   for (const SymObject& o : heap) {
     exec::HeapObject obj{o.classIndex, {}};
     for (const SymValue& f : o.fields) {
       auto v = concreteValue(f);
-      if (!v) return SymValue::scalar(call);
+      if (!v) return SymValue::scalar(opaque(call));
       obj.fields.push_back(std::move(*v));
     }
     st.heap.push_back(std::move(obj));
@@ -402,6 +402,11 @@ SymValue SymEvaluator::evalCall(const Ctx& c, ExprRef e) const {
     return defaultOf(e->type);
   }
   return fromValue(r.value(), e->type);
+}
+
+ExprRef SymEvaluator::opaque(ExprRef call) const {
+  if (!program_.callees[call->payload].native) ++uncheckedCalls_;
+  return call;
 }
 
 void SymEvaluator::concretizeOperands(const Ctx& c, std::vector<ExprRef>& kids) const {

@@ -53,6 +53,10 @@ class SymEvaluator {
 
   // The policy for complex terms (null: they stay symbolic). Not owned.
   void setPolicy(ComplexTermPolicy* policy) { policy_ = policy; }
+  // How many times a procedure (not a native) called inside an expression had symbolic
+  // arguments or globals and so became an uninterpreted function: the errors inside it were not
+  // checked, so a search that met one cannot say verified.
+  uint64_t uncheckedCalls() const { return uncheckedCalls_; }
 
   ExprManager& exprs() const { return *program_.exprs; }
   const ir::Program& program() const { return program_; }
@@ -136,9 +140,13 @@ class SymEvaluator {
   // The operands of a complex term, concretized by the policy when there is one.
   void concretizeOperands(const Ctx& c, std::vector<ExprRef>& kids) const;
 
+  // A procedure (not a native) called inside an expression that stayed an uninterpreted function.
+  ExprRef opaque(ExprRef call) const;
+
   const ir::Program& program_;
   const exec::Evaluator& concrete_;
   ComplexTermPolicy* policy_ = nullptr;
+  mutable uint64_t uncheckedCalls_ = 0;  // see uncheckedCalls()
 };
 
 }  // namespace tandem::symbolic

@@ -252,6 +252,12 @@ void Explorer::finish(const std::string& cut) {
   } else if (o_.solving == Solving::Exe && r_.solving.concretizations) {
     reason = "EXE-style concretization fixed inputs " + std::to_string(r_.solving.concretizations) +
              " times (paths may be missing)";
+  } else if (ev_.uncheckedCalls()) {
+    // Found by scripts/difftest: an `assert` inside a helper called as f(p, q < 3) was never
+    // checked, and check said verified.
+    reason = std::to_string(ev_.uncheckedCalls()) +
+             " calls of procedures inside expressions had symbolic arguments or globals: they were "
+             "uninterpreted functions, and errors inside the procedures were not checked";
   } else if (r_.callCuts) {
     reason = "bounded: every sequence of at most " +
              plural(*o_.maxCalls, "method call", "method calls") +
