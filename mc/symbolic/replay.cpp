@@ -143,6 +143,19 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
     return r;
   }
   r.followed = true;
+  if (end.blocked && !end.error && !r.states.back().threads.empty()) {
+    // The path stopped where no edge was feasible symbolically; concretely a guard may fail
+    // with an error instead (inside a call the path left uninterpreted: found by difftest).
+    const ir::LocId pc = r.states.back().threads[0].top().pc;
+    for (ir::EdgeId id : p.locs[pc].out) {
+      exec::State s = r.states.back();
+      auto res = ev.execute(s, 0, id, chooser);
+      if (res.status() != exec::StepStatus::Error) continue;
+      r.error = res.error();
+      r.errorLoc = pc;
+      break;
+    }
+  }
   return r;
 }
 
