@@ -19,6 +19,10 @@ void reportError(Report& rep, const ir::Program& p, const SymbolicRun& run, bool
   const symbolic::PathEnd& end = run.result.ends.back();
   const ir::CfaId entry = run.options.entry;
   symbolic::Replay rp = symbolic::replayPath(*run.ev, entry, end);
+  // The inputs drive the concrete run into an error before the symbolic path's end (a call in an
+  // expression the symbolic path treated as an uninterpreted function failed: found by difftest).
+  // The reference evaluator's error is real, so it is the counterexample.
+  if (!rp.followed && rp.error) rp.followed = true;
   if (!rp.followed) {
     rep.verdict = Verdict::Unknown;
     if (end.exceedsLimits) {

@@ -56,14 +56,15 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   for (const symbolic::PathEnd& end : res.ends) {
     // Only the first failing test's trace is reported: the others need no state kept.
     symbolic::Replay rp = symbolic::replayPath(*run->ev, entry, end, /*keepStates=*/false);
-    if (rp.followed && rp.error && !rep.error) rp = symbolic::replayPath(*run->ev, entry, end);
-    bool error = rp.followed ? rp.error.has_value() : end.error.has_value();
+    if (rp.error && !rep.error) rp = symbolic::replayPath(*run->ev, entry, end);
+    // Only an error the concrete run raises counts as a failing test: a diverged replay that
+    // fails on the way (found by difftest: the test said pass where `run` failed) does.
+    const bool error = rp.error.has_value();
     if (!rp.followed) {
       ++divergences;
       if (r.diag)
         *r.diag << "tandem: warning: test " << tests.size()
                 << " diverges from its path: " << rp.problem << "\n";
-      error = false;  // only a replayed error counts as a failing test
     }
     nlohmann::json t;
     t["inputs"] = inputsJson(end);

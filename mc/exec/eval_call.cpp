@@ -109,7 +109,16 @@ Result<Value> Evaluator::runProcedure(const Ctx& c, ir::CfaId cfaId,
           cfa.name + " did not return within " + std::to_string(limits_.callSteps) + " steps");
     ir::EdgeId chosen = ir::kNone;
     for (ir::EdgeId id : program_.locs[top.pc].out) {
-      if (!enabledAt(sub, t, id, depth)) continue;
+      // A guard that fails (an index out of bounds in a branch condition) is the call's error:
+      // enabledAt counts it enabled on both branches, which is no choice (found by difftest).
+      const ir::Edge& e = program_.edges[id];
+      if (e.kind == ir::EdgeKind::Command && top.pc == e.from) {
+        auto g = guardHolds(Ctx(sub, t, depth), e.guard);
+        if (!g) return std::move(g).error();
+        if (!g.value()) continue;
+      } else if (!enabledAt(sub, t, id, depth)) {
+        continue;
+      }
       if (chosen != ir::kNone)
         return ExecError::limitReached(
             ir::ErrorKind::Assert,

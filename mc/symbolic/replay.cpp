@@ -105,6 +105,10 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
       if (i + 1 != end.path.size() || end.errorAtEntry || !sameError(res.error(), end)) {
         r.problem =
             "step " + std::to_string(i) + " at " + at + " fails concretely: " + res.error().message;
+        if (!res.error().limit) {
+          r.error = res.error();
+          r.errorLoc = p.edges[id].from;
+        }
         return r;
       }
       r.error = res.error();

@@ -22,9 +22,11 @@ struct Replay {
   // Class analysis: (i, s) for each method call started before path edge i; s is the state with
   // the method's frame, from which edge i runs.
   std::vector<std::pair<size_t, exec::State>> callStarts;
-  std::optional<exec::ExecError> error;  // the error the last edge (or call start) raised
-  ir::LocId errorLoc = ir::kNone;        // the failing edge's source, or the failing frame's entry
-  std::vector<std::string> labels;       // labels of the locations visited, in order, unique
+  // The error the last edge (or call start) raised. Not followed: the error a step raised
+  // concretely where the symbolic path went on (the inputs still drive the program into it).
+  std::optional<exec::ExecError> error;
+  ir::LocId errorLoc = ir::kNone;   // the failing edge's source, or the failing frame's entry
+  std::vector<std::string> labels;  // labels of the locations visited, in order, unique
 
   // The state path edge i runs from.
   const exec::State& before(size_t i) const;
