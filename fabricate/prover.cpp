@@ -47,13 +47,6 @@ class Prover {
   std::string verify(const ProveResult& r);
 
  private:
-  struct CNode {  // a concrete state reached by Execute
-    std::string enc;
-    int64_t parent = -1;
-    search::Move move;
-    bool fabricated = false;
-    int64_t lastAbstract = -1;  // the abstract state of the nearest cutpoint ancestor
-  };
   // The prestates of a location vector and their fragments, shared by every abstract state
   // there: the prestates' symbols are the same, only gamma (which truths) differs.
   struct Shape {
@@ -112,7 +105,7 @@ class Prover {
   void addEdge(int64_t from, uint32_t to, bool fabricated) {
     if (from >= 0) edges_.insert({static_cast<uint32_t>(from), to, fabricated});
   }
-  // Concrete exploration from the given start nodes (already in cnodes_).
+  // Concrete exploration from the given start nodes (already in cstore_).
   void execute(std::vector<size_t> starts);
   // `mustBeNew`: `s` is a model of a query that excludes every known abstract state, so its own
   // abstract state is new (ISSTA'06 Thm 3.3: every fabrication adds coverage, hence
@@ -125,7 +118,7 @@ class Prover {
   // The potential error `e` reached from abstract state `from` (-1: none): its entry, and whether
   // it is new (then its trace is still to be filled in).
   std::pair<PotentialError*, bool> notePotential(const exec::ExecError& e, int64_t from);
-  ProveTrace traceTo(size_t node) const;
+  ProveTrace traceTo(size_t node);  // recomputes the moves: not while successors() runs
   // `countUnknown`: an unknown answer makes the verdict unknown (not for a query that only
   // saves others, whose unknown is followed by those).
   smt::CheckResult query(std::vector<ExprRef> as, bool countUnknown = true);
@@ -186,8 +179,24 @@ class Prover {
   std::map<std::vector<ir::LocId>, Coverage> coverage_;
   std::unordered_set<ExprRef> callFree_;  // terms known to call no function
 
-  std::vector<CNode> cnodes_;
-  std::unordered_set<std::string> visited_;
+  // The concrete states reached by Execute, each stored once with its parent (the store of the
+  // explicit search), and beside them, per state id: the abstract state of its nearest cutpoint
+  // ancestor (-1: none) and whether it descends from a fabricated state. The move that reached a
+  // state is not kept: a trace recomputes it from the parent's successors (bakery4 ran out of
+  // 14 GB at 14.7 M concrete states while each was kept twice with its move).
+  search::StateStore cstore_;
+  std::vector<int32_t> lastAbstract_;
+  std::vector<bool> fabricated_;
+  search::StateStore::Insert addConcrete(std::string_view enc, int64_t parent, bool fabricated,
+                                         int64_t lastAbstract) {
+    auto ins = cstore_.insert(enc, parent < 0 ? search::StateStore::kNoParent
+                                              : static_cast<search::StateStore::Id>(parent));
+    if (ins.isNew) {
+      lastAbstract_.push_back(static_cast<int32_t>(lastAbstract));
+      fabricated_.push_back(fabricated);
+    }
+    return ins;
+  }
   // An error's identity: its kind and source position.
   using ErrorKey = std::tuple<uint8_t, uint32_t, uint32_t>;
   static ErrorKey keyOf(const exec::ExecError& e) {
@@ -208,20 +217,17 @@ class Prover {
 class Prover::Sink final : public search::SuccessorSink {
  public:
   Sink(Prover& pr, size_t node) : pr_(pr), node_(node) {}
-  void successor(std::string_view state, const search::Move& move) override {
+  void successor(std::string_view state, const search::Move&) override {
     ++pr_.stats_.transitions;
-    std::string enc(state);
-    if (!pr_.visited_.insert(enc).second) return;
-    const CNode& parent = pr_.cnodes_[node_];
-    pr_.cnodes_.push_back(CNode{std::move(enc), static_cast<int64_t>(node_), move,
-                                parent.fabricated, parent.lastAbstract});
-    fresh.push_back(pr_.cnodes_.size() - 1);
+    auto ins = pr_.addConcrete(state, static_cast<int64_t>(node_), pr_.fabricated_[node_],
+                               pr_.lastAbstract_[node_]);
+    if (ins.isNew) fresh.push_back(ins.id);
   }
-  void error(const search::FoundError& e) override {
-    pr_.recordProblem(node_, exec::ExecError{e.kind, e.loc, e.message, false}, &e.move);
-  }
+  // Recorded once successors() has returned: a trace recomputes moves with successors().
+  void error(const search::FoundError& e) override { errors.push_back(e); }
   void incomplete(const std::string&) override {}  // execution is a heuristic; checks are sound
   std::vector<size_t> fresh;
+  std::vector<search::FoundError> errors;
 
  private:
   Prover& pr_;
@@ -239,19 +245,34 @@ std::pair<uint32_t, bool> Prover::addAbstract(AbstractState a, bool fabricated, 
   return {id, true};
 }
 
-ProveTrace Prover::traceTo(size_t node) const {
-  std::vector<size_t> chain;
-  for (int64_t n = static_cast<int64_t>(node); n >= 0; n = cnodes_[n].parent)
-    chain.push_back(static_cast<size_t>(n));
+ProveTrace Prover::traceTo(size_t node) {
+  std::vector<search::StateStore::Id> chain;
+  for (auto n = static_cast<search::StateStore::Id>(node); n != search::StateStore::kNoParent;
+       n = cstore_.parent(n))
+    chain.push_back(n);
+  // The move from a state to its child: the first of the parent's successors that is the child.
+  struct MoveFinder final : search::SuccessorSink {
+    std::string_view target;
+    std::optional<search::Move> move;
+    void successor(std::string_view state, const search::Move& m) override {
+      if (!move && state == target) move = m;
+    }
+    void error(const search::FoundError&) override {}
+    void incomplete(const std::string&) override {}
+  };
   ProveTrace tr;
   const search::StateCodec& codec = sys_.codec();
-  tr.initial = codec.decode(cnodes_[chain.back()].enc);
-  tr.fabricated = cnodes_[chain.back()].fabricated;
+  tr.initial = codec.decode(cstore_.get(chain.back()));
+  tr.fabricated = fabricated_[chain.back()];
   for (size_t i = chain.size() - 1; i > 0; --i) {
+    MoveFinder finder;
+    finder.target = cstore_.get(chain[i - 1]);
+    sys_.successors(cstore_.get(chain[i]), finder);
+    if (!finder.move) throw std::logic_error("prove: a stored concrete step cannot be recomputed");
     search::TraceStep st;
-    st.move = cnodes_[chain[i - 1]].move;
-    st.before = codec.decode(cnodes_[chain[i]].enc);
-    st.after = codec.decode(cnodes_[chain[i - 1]].enc);
+    st.move = std::move(*finder.move);
+    st.before = codec.decode(cstore_.get(chain[i]));
+    st.after = codec.decode(finder.target);
     tr.steps.push_back(std::move(st));
   }
   return tr;
@@ -272,22 +293,23 @@ std::pair<PotentialError*, bool> Prover::notePotential(const exec::ExecError& e,
 // A real error ends the run. A potential one does not: the fixpoint goes on, so every potential
 // error is found whatever the order of execution, and a real error found later still wins.
 void Prover::recordProblem(size_t node, const exec::ExecError& e, const search::Move* failing) {
-  const CNode& n = cnodes_[node];
-  if (n.lastAbstract >= 0) nodes_[n.lastAbstract].error = true;
+  const int64_t lastAbstract = lastAbstract_[node];
+  const bool fabricated = fabricated_[node];
+  if (lastAbstract >= 0) nodes_[lastAbstract].error = true;
   errorEdges_.insert(keyOf(e));
   PotentialError* potential = nullptr;
-  if (n.fabricated) {
-    auto [pe, isNew] = notePotential(e, n.lastAbstract);
+  if (fabricated) {
+    auto [pe, isNew] = notePotential(e, lastAbstract);
     if (!isNew) return;
     potential = pe;
   } else if (real_) {
     return;
   }
-  FoundProblem fp{e, traceTo(node), n.fabricated};
+  FoundProblem fp{e, traceTo(node), fabricated};
   if (failing) {
     search::TraceStep st;
     st.move = *failing;
-    st.before = sys_.codec().decode(n.enc);
+    st.before = sys_.codec().decode(cstore_.get(static_cast<search::StateStore::Id>(node)));
     st.after = st.before;
     fp.trace.steps.push_back(std::move(st));
   }
@@ -315,23 +337,26 @@ class Prover::ExecVisitor final : public search::SearchVisitor {
     ++sinceNew_;
     ++pr_.stats_.concreteStates;
     pr_.budget_.chargeState();
-    exec::State s = pr_.sys_.codec().decode(pr_.cnodes_[id].enc);
+    const std::string_view enc = pr_.cstore_.get(static_cast<search::StateStore::Id>(id));
+    exec::State s = pr_.sys_.codec().decode(enc);
     if (pr_.atCutpoint(s)) {
-      const int64_t last = pr_.cnodes_[id].lastAbstract;
-      auto [aid, isNew] = pr_.addAbstract(pr_.abs_.alpha(s), pr_.cnodes_[id].fabricated, last);
+      const int64_t last = pr_.lastAbstract_[id];
+      auto [aid, isNew] = pr_.addAbstract(pr_.abs_.alpha(s), pr_.fabricated_[id], last);
       // A fabricated start state was abstracted (and its edge drawn) when it was made.
       if (!(startSet_.count(id) && last == static_cast<int64_t>(aid)))
         pr_.addEdge(last, aid, false);
-      pr_.cnodes_[id].lastAbstract = aid;
+      pr_.lastAbstract_[id] = static_cast<int32_t>(aid);
       if (isNew) sinceNew_ = 0;
     }
-    if (auto inv = pr_.sys_.checkInvariants(pr_.cnodes_[id].enc)) {
+    if (auto inv = pr_.sys_.checkInvariants(enc)) {
       pr_.recordProblem(id, exec::ExecError{inv->kind, inv->loc, inv->message, false}, nullptr);
       return;
     }
     if (pr_.o_.engine != ProveOptions::Engine::Fabricate) return;  // baselines do not execute
     Sink sink(pr_, id);
-    pr_.sys_.successors(pr_.cnodes_[id].enc, sink);
+    pr_.sys_.successors(enc, sink);
+    for (const search::FoundError& e : sink.errors)
+      pr_.recordProblem(id, exec::ExecError{e.kind, e.loc, e.message, false}, &e.move);
     for (size_t n : sink.fresh) push(n);
   }
   bool finished() const override {
@@ -349,9 +374,12 @@ class Prover::ExecVisitor final : public search::SearchVisitor {
   void push(size_t id) {
     bool novel = false;
     if (search::usesNovelty(pr_.o_.search))  // only then: decoding costs
-      for (const exec::Thread& t : pr_.sys_.codec().decode(pr_.cnodes_[id].enc).threads)
+      for (const exec::Thread& t :
+           pr_.sys_.codec()
+               .decode(pr_.cstore_.get(static_cast<search::StateStore::Id>(id)))
+               .threads)
         novel = seenLocs_.insert(t.top().pc).second || novel;
-    const int64_t last = pr_.cnodes_[id].lastAbstract;
+    const int64_t last = pr_.lastAbstract_[id];
     const uint32_t depth = last < 0 ? 0 : pr_.nodes_[last].depth;
     frontier_.add(search::FrontierEntry{static_cast<search::StateStore::Id>(id), depth, novel});
   }
@@ -377,15 +405,16 @@ void Prover::startFrom(const exec::State& s, bool fabricated, int64_t fromAbstra
                        bool mustBeNew) {
   std::string enc;
   sys_.codec().encode(s, enc);
-  visited_.insert(enc);
-  cnodes_.push_back(CNode{std::move(enc), -1, {}, fabricated, fromAbstract});
+  // A state already stored (execution reached it but stopped before expanding it: --stall) keeps
+  // its node; if execution reached it from a real initial state, its errors are real.
+  const size_t id = addConcrete(enc, -1, fabricated, fromAbstract).id;
   if (fabricated && atCutpoint(s)) {
     auto [aid, isNew] = addAbstract(abs_.alpha(s), true, fromAbstract);
     if (mustBeNew && !isNew) throw coverageLost(nodes_[aid].state);
     addEdge(fromAbstract, aid, true);  // where it came from
-    cnodes_.back().lastAbstract = aid;
+    lastAbstract_[id] = static_cast<int32_t>(aid);
   }
-  execute({cnodes_.size() - 1});
+  execute({id});
 }
 
 std::logic_error Prover::coverageLost(const AbstractState& a) const {
@@ -748,11 +777,8 @@ ProveResult Prover::run() {
   struct InitSink final : search::SuccessorSink {
     explicit InitSink(Prover& p) : pr(p) {}
     void successor(std::string_view state, const search::Move&) override {
-      std::string enc(state);
-      if (pr.visited_.insert(enc).second) {
-        pr.cnodes_.push_back(CNode{std::move(enc), -1, {}, false, -1});
-        starts.push_back(pr.cnodes_.size() - 1);
-      }
+      auto ins = pr.addConcrete(state, -1, false, -1);
+      if (ins.isNew) starts.push_back(ins.id);
     }
     void error(const search::FoundError& e) override { errors.push_back(e); }
     void incomplete(const std::string&) override {}
