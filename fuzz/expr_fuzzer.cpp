@@ -1,16 +1,17 @@
 // libFuzzer harness for the expressions of `--invariant` and `--predicates`: the input is the
-// expression's text, resolved against a fixed .tdm model (through the type checker, as
-// `--invariant` on a .tdm file) and a fixed DVE model (through resolveGlobalCondition, as on a
+// expression's text, resolved against a fixed .tdm model (through loadProgram, as `--invariant`
+// on a .tdm file) and a fixed DVE model (through resolveGlobalCondition, as on a
 // .dve file). An accepted expression becomes an invariant that both explicit engines check on
 // every reachable state, so the evaluator and the compiled engine are compared on it.
 #include <cstddef>
 #include <cstdint>
 
+#include <sstream>
+
 #include "fuzz/fuzz_support.h"
 #include "mc/dve/import.h"
-#include "mc/ir/lower.h"
+#include "mc/ir/frontend.h"
 #include "mc/ir/resolve_expr.h"
-#include "mc/lang/checker.h"
 #include "mc/lang/parser.h"
 
 using namespace tandem;
@@ -65,22 +66,15 @@ system async;
 )";
 
 void againstTdm(const std::string& text) {
+  // The CLI's own path: loadProgram with the expression as an --invariant.
   SourceFile base("base.tdm", kTdmBase);
-  Diagnostics d(&base);
-  auto ast = parseProgram(base, d);
-  auto types = std::make_unique<TypeTable>();
-  fuzz::require(ast && checkProgram(*ast, *types, d) && !d.hasErrors(), "the base model checks");
-  SourceFile exprFile("--invariant", text);
-  Diagnostics de(&exprFile);
-  auto e = parseExpression(exprFile, de);
-  if (!e || de.hasErrors() || !checkGlobalExpr(*e, *ast, *types, de) || de.hasErrors()) return;
-  ast::NamedExpr inv;
-  inv.name = "--invariant";
-  inv.loc = e->loc;
-  inv.expr = std::move(e);
-  ast->invariants.push_back(std::move(inv));
-  auto program = lowerProgram(*ast, std::move(types), d);
-  if (!program || d.hasErrors()) return;
+  std::ostringstream err;
+  static const bool baseLoads = loadProgram(base, FrontendOptions{}, err) != nullptr;
+  fuzz::require(baseLoads, "the base model loads");
+  FrontendOptions fo;
+  fo.extraInvariants = {text};
+  auto program = loadProgram(base, fo, err);
+  if (!program) return;
   fuzz::walkIr(*program);
   fuzz::exploreBoth(*program, 500);
 }
