@@ -69,8 +69,10 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     nlohmann::json t;
     t["inputs"] = inputsJson(end);
     t["labels"] = rp.labels;
-    t["result"] = error ? "error" : "pass";
+    // unknown: the concrete run after the path needs a choice or an input the path did not fix.
+    t["result"] = error ? "error" : rp.unfinished.empty() ? "pass" : "unknown";
     if (!rp.followed) t["diverged"] = rp.problem;
+    if (!error && !rp.unfinished.empty()) t["unfinished"] = rp.unfinished;
     if (error) {
       t["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
       if (!rep.error) rep.error = replayError(p, entry, rp, end);

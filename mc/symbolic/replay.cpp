@@ -17,6 +17,56 @@ bool sameError(const exec::ExecError& got, const PathEnd& end) {
   return end.error && !got.limit && got.kind == end.error->kind;
 }
 
+// The path may stop before the program does: at a step none of whose branches was feasible
+// symbolically (a failed `assume`, or an error inside a call the path left uninterpreted), or
+// where its branches were dropped (mixed solving could not decide them, a bound). The inputs still
+// drive the concrete run on, and the test ends as `run` with them does (found by difftest: tests
+// said pass where run failed). Runs the entry's thread on, deterministically, from the last state.
+void runOn(const exec::Evaluator& ev, Replay& r, exec::ScriptedChooser& chooser) {
+  constexpr uint64_t kSteps = 100000;  // a test's program runs on for at most this many steps
+  if (r.states.empty() || r.states.back().threads.empty()) return;
+  const ir::Program& p = ev.program();
+  exec::State s = r.states.back();
+  for (uint64_t step = 0; step < kSteps; ++step) {
+    if (ev.terminated(s, 0)) return;
+    const ir::LocId pc = s.threads[0].top().pc;
+    const std::vector<ir::EdgeId> enabled = ev.enabledEdges(s, 0);
+    // A branch condition that fails concretely counts as enabled on both branches: either raises.
+    for (ir::EdgeId id : enabled) {
+      if (enabled.size() == 1) break;
+      exec::State t = s;
+      auto res = ev.execute(t, 0, id, chooser);
+      if (res.status() == exec::StepStatus::Error && !res.error().limit) {
+        r.error = res.error();
+        r.errorLoc = pc;
+        return;
+      }
+    }
+    if (enabled.empty()) return;  // blocked: the run ends here as well
+    if (enabled.size() > 1) {
+      r.unfinished = "a nondeterministic choice at " + p.locName(pc);
+      return;
+    }
+    auto res = ev.execute(s, 0, enabled[0], chooser);
+    if (chooser.exhausted()) {
+      r.unfinished = "an input the path did not record, at " + p.locName(pc);
+      return;
+    }
+    if (res.status() == exec::StepStatus::Error) {
+      if (res.error().limit) {
+        r.unfinished = res.error().message;
+      } else {
+        r.error = res.error();
+        r.errorLoc = pc;
+      }
+      return;
+    }
+    if (res.status() != exec::StepStatus::Ok) return;  // blocked (a failed assume) or terminated
+    addLabels(p, s, r.labels);
+  }
+  r.unfinished = "more than " + std::to_string(kSteps) + " steps after the path";
+}
+
 }  // namespace
 
 const exec::State& Replay::before(size_t i) const {
@@ -147,19 +197,7 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
     return r;
   }
   r.followed = true;
-  if (end.blocked && !end.error && !r.states.back().threads.empty()) {
-    // The path stopped where no edge was feasible symbolically; concretely a guard may fail
-    // with an error instead (inside a call the path left uninterpreted: found by difftest).
-    const ir::LocId pc = r.states.back().threads[0].top().pc;
-    for (ir::EdgeId id : p.locs[pc].out) {
-      exec::State s = r.states.back();
-      auto res = ev.execute(s, 0, id, chooser);
-      if (res.status() != exec::StepStatus::Error) continue;
-      r.error = res.error();
-      r.errorLoc = pc;
-      break;
-    }
-  }
+  if (cfa.kind != ir::CfaKind::ClassInit) runOn(ev, r, chooser);  // end.error is unset here
   return r;
 }
 
