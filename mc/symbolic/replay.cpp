@@ -32,8 +32,7 @@ void runOn(const exec::Evaluator& ev, Replay& r, exec::ScriptedChooser& chooser)
     const ir::LocId pc = s.threads[0].top().pc;
     const std::vector<ir::EdgeId> enabled = ev.enabledEdges(s, 0);
     // A branch condition that fails concretely counts as enabled on both branches: either raises.
-    for (ir::EdgeId id : enabled) {
-      if (enabled.size() == 1) break;
+    for (ir::EdgeId id : enabled.size() > 1 ? enabled : std::vector<ir::EdgeId>{}) {
       exec::State t = s;
       auto res = ev.execute(t, 0, id, chooser);
       if (res.status() == exec::StepStatus::Error && !res.error().limit) {
