@@ -131,8 +131,12 @@ std::vector<bool> localStepLocations(const Program& p) {
     if (namedByInvariant || own.empty() || keepAll.count(c)) continue;
     for (LocId id : cfa.locs) {
       const Location& l = p.locs[id];
-      local[id] =
-          !l.isEntry && !l.isExit && !l.atomic && !named.locs.count(id) && isLocalStep(p, l, own);
+      // Nor a step into an atomic block: no other process moves at its target, so a step of
+      // theirs taken before it cannot be moved after it (found by difftest, seed 16838).
+      bool intoAtomic = false;
+      for (EdgeId e : l.out) intoAtomic = intoAtomic || p.locs[p.edges[e].to].atomic;
+      local[id] = !l.isEntry && !l.isExit && !l.atomic && !intoAtomic && !named.locs.count(id) &&
+                  isLocalStep(p, l, own);
     }
     // Every cycle through local steps alone keeps one of them as a cutpoint: a depth-first
     // search over the local locations; the target of each back edge stays a cutpoint.
