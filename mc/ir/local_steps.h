@@ -14,10 +14,9 @@ namespace tandem::ir {
 
 // Per location (indexed by LocId): true where a process location is a local step that need not be
 // a cutpoint. Never a step into an atomic block, the entry or exit of a process, a location some
-// `P@L` names, or a location of
-// a process whose locals an invariant names (`P[i].v`), whose locations the code reads, or whose
-// locations an invariant names positively (`P@A || x == 0` could hold only at P's local step);
-// and every cycle of a process keeps at least one cutpoint.
+// `P@L` names, or a location of a process whose locals an invariant names (`P[i].v`), whose
+// locations the code reads, or whose locations an invariant names positively (`P@A || x == 0` could
+// hold only at P's local step); and every cycle of a process keeps at least one cutpoint.
 std::vector<bool> localStepLocations(const Program& p);
 
 }  // namespace tandem::ir

@@ -31,18 +31,19 @@ void runOn(const exec::Evaluator& ev, Replay& r, exec::ScriptedChooser& chooser)
     if (ev.terminated(s, 0)) return;
     const ir::LocId pc = s.threads[0].top().pc;
     const std::vector<ir::EdgeId> enabled = ev.enabledEdges(s, 0);
-    // A branch condition that fails concretely counts as enabled on both branches: either raises.
-    for (ir::EdgeId id : enabled.size() > 1 ? enabled : std::vector<ir::EdgeId>{}) {
-      exec::State t = s;
-      auto res = ev.execute(t, 0, id, chooser);
-      if (res.status() == exec::StepStatus::Error && !res.error().limit) {
-        r.error = res.error();
-        r.errorLoc = pc;
-        return;
-      }
-    }
     if (enabled.empty()) return;  // blocked: the run ends here as well
     if (enabled.size() > 1) {
+      // A branch condition that fails concretely counts as enabled on both branches: either
+      // raises, and the error ends the run; else the choice is one the path did not fix.
+      for (ir::EdgeId id : enabled) {
+        exec::State t = s;
+        auto res = ev.execute(t, 0, id, chooser);
+        if (res.status() == exec::StepStatus::Error && !res.error().limit) {
+          r.error = res.error();
+          r.errorLoc = pc;
+          return;
+        }
+      }
       r.unfinished = "a nondeterministic choice at " + p.locName(pc);
       return;
     }
