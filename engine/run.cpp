@@ -111,6 +111,7 @@ class Walk {
   }
   // Whether a bound ends the walk before its next step (`stopped` says which).
   bool outOfBudget();
+  struct Choice;
 
   const ir::Program& p_;
   const RunRequest& r_;
@@ -119,6 +120,14 @@ class Walk {
   StepObserver& observer_;
   exec::RandomChooser chooser_;
   std::mt19937_64 rng_;
+};
+
+// A step of one thread, or (u set) a rendezvous of t's send e and u's receive re.
+struct Walk::Choice {
+  exec::ThreadId t;
+  ir::EdgeId e;
+  exec::ThreadId u = exec::kNoThread;
+  ir::EdgeId re = ir::kNone;
 };
 
 bool Walk::outOfBudget() {
@@ -143,12 +152,23 @@ void Walk::go(exec::State& s) {
   exec::ThreadId atomicThread = exec::kNoThread;  // keeps the turn inside `atomic`
   while (!error) {
     if (outOfBudget()) return;
-    // The movable threads (the one inside an atomic block keeps the turn).
-    std::vector<std::pair<exec::ThreadId, ir::EdgeId>> moves;
-    for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
-      if (atomicThread != exec::kNoThread && atomicThread != t) continue;
-      for (auto e : ev_.enabledEdges(s, t)) moves.emplace_back(t, e);
-    }
+    // The movable threads (the one inside an atomic block keeps the turn), and the rendezvous
+    // pairs that can happen (rendezvous never happen inside atomic blocks).
+    std::vector<Choice> moves;
+    auto collect = [&] {
+      for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
+        if (atomicThread != exec::kNoThread && atomicThread != t) continue;
+        for (auto e : ev_.enabledEdges(s, t)) moves.push_back({t, e});
+      }
+      if (atomicThread != exec::kNoThread) return;
+      ev_.forEachRendezvous(s, [&](exec::ThreadId t, ir::EdgeId se, exec::ThreadId u,
+                                   ir::EdgeId re) {
+        exec::State probe = s;
+        if (ev_.executeSync(probe, t, se, u, re, chooser_).status() != exec::StepStatus::Blocked)
+          moves.push_back({t, se, u, re});
+      });
+    };
+    collect();
     if (moves.empty() && atomicThread != exec::kNoThread) {  // blocked inside atomic
       atomicThread = exec::kNoThread;
       // The block ends here, so its state is one the others see: the invariants hold in it.
@@ -156,8 +176,7 @@ void Walk::go(exec::State& s) {
         fail(inv.error(), recent.empty() ? "" : recent.back().label);
         return;
       }
-      for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
-        for (auto e : ev_.enabledEdges(s, t)) moves.emplace_back(t, e);
+      collect();
     }
     if (moves.empty()) {
       bool done = true;
@@ -172,15 +191,20 @@ void Walk::go(exec::State& s) {
                                 : "blocked: an assume or guard does not hold";
       return;
     }
-    auto [t, e] = moves[std::uniform_int_distribution<size_t>(0, moves.size() - 1)(rng_)];
+    const Choice mv = moves[std::uniform_int_distribution<size_t>(0, moves.size() - 1)(rng_)];
+    const exec::ThreadId t = mv.t;
+    const ir::EdgeId e = mv.e;
     exec::State before = s;
     const std::string label = p_.locName(s.threads[t].top().pc);
-    auto res = ev_.execute(s, t, e, chooser_);
+    auto res = mv.u == exec::kNoThread ? ev_.execute(s, t, e, chooser_)
+                                       : ev_.executeSync(s, t, e, mv.u, mv.re, chooser_);
     TraceStep ts;
     ts.step = steps++;
     if (p_.isClosed()) ts.process = threadName(p_, before, t);
     ts.label = label;
     ts.statement = p_.edges[e].text;
+    if (mv.u != exec::kNoThread)
+      ts.statement += "  =>  " + threadName(p_, before, mv.u) + ": " + p_.edges[mv.re].text;
     if (res.status() == exec::StepStatus::Error) {
       const auto& err = res.error();
       record(std::move(ts));

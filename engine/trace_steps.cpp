@@ -115,6 +115,9 @@ std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr)
       ts.label = p.locName(before.threads[st.move.thread].top().pc);
     }
     ts.statement = moveText(p, st.move);
+    if (st.move.partner < before.threads.size())  // a rendezvous: the receiver's side too
+      ts.statement += "  =>  " + threadName(p, before, st.move.partner) + ": " +
+                      p.edges[st.move.partnerEdge].text;
     auto a = stateValues(p, before), b = stateValues(p, st.after);
     for (auto& [k, v] : b)
       if (a[k] != v) ts.changed[k] = v;

@@ -77,10 +77,30 @@ struct Effect {
   SourceLoc loc;
 };
 
+// `channel a, b;` (untyped rendezvous channels: a message is one value or none, as used) or
+// `channel {byte, int} c[N];` (typed; N = 0 rendezvous, N > 0 a buffer of N messages).
+struct ChannelDecl {
+  std::string name;
+  SourceLoc loc;
+  bool typed = false;
+  std::vector<bool> fieldIsByte;  // typed: byte or int per field
+  ExprPtr capacity;               // null: 0
+};
+
+// `sync c!e;`, `sync c!{e1, e2};`, `sync c!;` and `sync c?x;` ...
+struct SyncOp {
+  bool present = false;
+  bool send = false;
+  std::string channel;
+  SourceLoc loc;  // the channel name
+  std::vector<ExprPtr> items;
+};
+
 struct Transition {
   std::string from, to;
   SourceLoc loc, toLoc;         // loc: the source state's name
   std::vector<ExprPtr> guards;  // a conjunction (DVE allows `guard e1, e2;`)
+  SyncOp sync;
   std::vector<Effect> effects;  // in order: they run left to right
   std::string text;             // as written, whitespace collapsed: "a -> b { guard x; }"
 };
@@ -102,6 +122,7 @@ struct Process {
 
 struct Model {
   std::vector<VarDecl> globals;
+  std::vector<ChannelDecl> channels;
   std::vector<Process> processes;
 };
 

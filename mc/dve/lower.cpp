@@ -1,8 +1,10 @@
 #include "mc/dve/lower.h"
 
+#include <map>
 #include <utility>
 
 #include "mc/dve/lower_expr.h"
+#include "mc/ir/channels.h"
 
 namespace tandem::dve {
 
@@ -13,7 +15,8 @@ constexpr int64_t kMaxArrayLength = 1 << 16;
 
 class Lowerer {
  public:
-  Lowerer(const Model& m, ir::Program& p, Diagnostics& d) : m_(m), p_(p), d_(d), ex_(p, syms_, d) {}
+  Lowerer(const Model& m, ir::Program& p, Diagnostics& d)
+      : m_(m), p_(p), d_(d), ex_(p, syms_, d), channels_(p) {}
 
   bool run() {
     if (m_.processes.empty()) {
@@ -22,6 +25,8 @@ class Lowerer {
     }
     for (const VarDecl& v : m_.globals) declare(v, syms_.globals, nullptr, ir::kNone);
     for (const Process& proc : m_.processes) declareProcess(proc);
+    // After every variable: syms_.isByte is indexed by the variables declared above.
+    declareChannels();
     if (d_.hasErrors()) return false;
     for (const Process& proc : m_.processes) lowerTransitions(proc, syms_.procs.at(proc.name));
     finish();
@@ -137,6 +142,85 @@ class Lowerer {
     for (const VarDecl& v : proc.vars) declare(v, ps.locals, &ps, cfaId);
   }
 
+  // Untyped channels carry one value or none, as their syncs use them (all alike).
+  void declareChannels() {
+    std::map<std::string, std::pair<size_t, SourceLoc>> arity;
+    for (const Process& proc : m_.processes)
+      for (const Transition& t : proc.trans) {
+        if (!t.sync.present) continue;
+        auto [it, isNew] = arity.try_emplace(t.sync.channel, t.sync.items.size(), t.sync.loc);
+        if (!isNew && it->second.first != t.sync.items.size())
+          d_.error(t.sync.loc, "channel '" + t.sync.channel + "' carries " +
+                                   std::to_string(it->second.first) + " value(s) at line " +
+                                   std::to_string(it->second.second.line) + " but " +
+                                   std::to_string(t.sync.items.size()) + " here");
+      }
+    for (const ChannelDecl& c : m_.channels) {
+      if (channelIds_.count(c.name) || syms_.globals.vars.count(c.name) ||
+          syms_.globals.consts.count(c.name)) {
+        d_.error(c.loc, "'" + c.name + "' is already declared");
+        continue;
+      }
+      ir::Channel ch;
+      ch.name = c.name;
+      ch.loc = c.loc;
+      if (c.capacity) {
+        auto n = ex_.constant(*c.capacity, nullptr, "the buffer size of '" + c.name + "'");
+        if (!n) continue;
+        if (*n < 0 || *n > 4096) {
+          d_.error(c.capacity->loc, "the buffer size of '" + c.name + "' must be in 0..4096");
+          continue;
+        }
+        ch.capacity = static_cast<uint32_t>(*n);
+      }
+      if (!c.typed && ch.capacity > 0) {
+        d_.error(c.loc, "a buffered channel needs its message type: channel {byte} " + c.name +
+                            "[" + std::to_string(ch.capacity) + "]");
+        continue;
+      }
+      std::vector<bool> isByte = c.fieldIsByte;
+      if (!c.typed) {
+        auto it = arity.find(c.name);
+        isByte.assign(it == arity.end() ? 0 : it->second.first, false);
+      }
+      for (size_t i = 0; i < isByte.size(); ++i) ch.fields.push_back(p_.types->intType());
+      channelIds_[c.name] = {channels_.declare(std::move(ch)), std::move(isByte)};
+    }
+  }
+
+  // The transition's sync as the channel operation of edge `e`.
+  void lowerSync(const SyncOp& s, const ProcSym& ps, ir::Edge& e) {
+    auto it = channelIds_.find(s.channel);
+    if (it == channelIds_.end()) {
+      d_.error(s.loc, "unknown channel '" + s.channel + "'");
+      return;
+    }
+    const auto& [ch, isByte] = it->second;
+    if (s.items.size() != isByte.size()) {
+      d_.error(s.loc, "channel '" + s.channel + "' carries " + std::to_string(isByte.size()) +
+                          " value(s), this sync has " + std::to_string(s.items.size()));
+      return;
+    }
+    std::vector<ExprRef> items;
+    if (s.send) {
+      for (size_t i = 0; i < s.items.size(); ++i)
+        items.push_back(ex_.wrap(ex_.value(*s.items[i], &ps), isByte[i]));
+      channels_.send(ch, nullptr, items, e);
+      return;
+    }
+    std::vector<bool> targetIsByte;
+    for (const ExprPtr& x : s.items) {
+      auto t = ex_.target(*x, ps, "a receive");
+      if (!t) return;
+      items.push_back(t->first);
+      targetIsByte.push_back(t->second);
+    }
+    channels_.receive(ch, nullptr, items, {}, e);
+    // The targets' assignments come first (channels.h): store as DiVinE does, wrapped.
+    for (size_t i = 0; i < items.size(); ++i)
+      e.assigns[i].rhs = ex_.wrap(e.assigns[i].rhs, targetIsByte[i]);
+  }
+
   void lowerTransitions(const Process& proc, const ProcSym& ps) {
     for (const Transition& t : proc.trans) {
       auto from = ps.states.find(t.from);
@@ -157,6 +241,7 @@ class Lowerer {
       for (const Effect& eff : t.effects)
         if (auto a = ex_.assignment(eff, ps)) e.assigns.push_back(*a);
       e.sequential = true;  // DVE effects run left to right
+      if (t.sync.present) lowerSync(t.sync, ps, e);
       e.loc = t.loc;
       e.text = t.text;
       p_.edges.push_back(std::move(e));
@@ -196,6 +281,9 @@ class Lowerer {
   Diagnostics& d_;
   Symbols syms_;
   ExprLowerer ex_;
+  ir::ChannelLowering channels_;
+  // By name: the channel's id and whether each message field is a byte.
+  std::map<std::string, std::pair<uint32_t, std::vector<bool>>> channelIds_;
 };
 
 }  // namespace

@@ -28,17 +28,23 @@ std::optional<int64_t> ExprLowerer::constant(const Expr& e, const ProcSym* self,
 }
 
 std::optional<ir::Assignment> ExprLowerer::assignment(const Effect& eff, const ProcSym& self) {
+  auto t = target(*eff.lhs, self, "an effect");
+  if (!t) return std::nullopt;
+  return ir::Assignment{t->first, wrap(asInt(lower(*eff.rhs)), t->second)};
+}
+
+std::optional<std::pair<ExprRef, bool>> ExprLowerer::target(const Expr& l, const ProcSym& self,
+                                                            const std::string& what) {
   self_ = &self;
-  const Expr& l = *eff.lhs;
   const Expr* base = l.kind == EK::Index ? l.kids[0].get() : &l;
   if (base->kind == EK::ProcMember && base->name != self.name) {
     diags_.error(l.loc,
-                 "an effect cannot assign a variable of another process ('" + base->name + "')");
+                 what + " cannot assign a variable of another process ('" + base->name + "')");
     return std::nullopt;
   }
   const std::string& n = base->kind == EK::ProcMember ? base->member : base->name;
   if (base->kind != EK::Name && base->kind != EK::ProcMember) {
-    diags_.error(l.loc, "the left side of an effect must be a variable or an array element");
+    diags_.error(l.loc, "the target of " + what + " must be a variable or an array element");
     return std::nullopt;
   }
   const VarSym* v = lookupVar(n);
@@ -61,8 +67,7 @@ std::optional<ir::Assignment> ExprLowerer::assignment(const Effect& eff, const P
   TypeRef vt = p_.vars[v->id].type;
   ExprRef lhs = em_.var(v->id, vt);
   if (indexed) lhs = em_.mk(Op::Select, p_.types->intType(), {lhs, asInt(lower(*l.kids[1]))});
-  ExprRef rhs = wrap(asInt(lower(*eff.rhs)), v->isByte);
-  return ir::Assignment{lhs, rhs};
+  return std::make_pair(lhs, v->isByte);
 }
 
 int64_t ExprLowerer::wrapConstant(const BigInt& v, bool isByte) {

@@ -38,6 +38,10 @@ class ExprLowerer {
   std::optional<int64_t> constant(const Expr& e, const ProcSym* self, const std::string& what);
   // The effect `lhs = rhs` of process `self`, its value wrapped into the target's type.
   std::optional<ir::Assignment> assignment(const Effect& eff, const ProcSym& self);
+  // The variable or array element `l` assigned by `what` (an effect, a receive) of `self`, and
+  // whether it is a byte; null (reported) when `l` cannot be assigned there.
+  std::optional<std::pair<ExprRef, bool>> target(const Expr& l, const ProcSym& self,
+                                                 const std::string& what);
 
   // DiVinE's storage semantics: a byte holds (v mod 256), an int (v mod 65536) shifted into
   // -32768..32767. Leaves `e` alone when its range already fits.

@@ -111,7 +111,7 @@ class Parser {
           declaration(m->globals);
           break;
         case Tok::KwChannel:
-          skipUnsupported("channel");
+          channelDecl(m->channels);
           break;
         case Tok::KwProcess:
           m->processes.push_back(process());
@@ -241,6 +241,32 @@ class Parser {
     expect(Tok::Semi, "';' after the declaration");
   }
 
+  void channelDecl(std::vector<ChannelDecl>& out) {
+    advance();
+    bool typed = false;
+    std::vector<bool> fields;
+    if (accept(Tok::LBrace)) {
+      typed = true;
+      do {
+        if (!at(Tok::KwByte) && !at(Tok::KwInt)) failExpected("'byte' or 'int'");
+        fields.push_back(advance().kind == Tok::KwByte);
+      } while (accept(Tok::Comma));
+      expect(Tok::RBrace, "'}' after the message fields");
+    }
+    do {
+      ChannelDecl d;
+      d.typed = typed;
+      d.fieldIsByte = fields;
+      d.name = ident("a channel name", &d.loc);
+      if (accept(Tok::LBracket)) {
+        d.capacity = expression();
+        expect(Tok::RBracket, "']' after the channel's buffer size");
+      }
+      out.push_back(std::move(d));
+    } while (accept(Tok::Comma));
+    expect(Tok::Semi, "';' after the channel declaration");
+  }
+
   Process process() {
     Process p;
     p.loc = advance().loc;
@@ -317,7 +343,20 @@ class Parser {
         } while (accept(Tok::Comma));
         expect(Tok::Semi, "';' after the effects");
       } else if (at(Tok::KwSync)) {
-        skipUnsupported("sync");
+        SourceLoc loc = advance().loc;
+        if (t.sync.present) fail(loc, "a transition has at most one 'sync'");
+        t.sync.present = true;
+        t.sync.channel = ident("a channel name", &t.sync.loc);
+        if (!at(Tok::Bang) && !at(Tok::Question)) failExpected("'!' or '?' after the channel");
+        t.sync.send = advance().kind == Tok::Bang;
+        if (accept(Tok::LBrace)) {
+          do t.sync.items.push_back(t.sync.send ? expression() : postfix());
+          while (accept(Tok::Comma));
+          expect(Tok::RBrace, "'}' after the message");
+        } else if (!at(Tok::Semi)) {
+          t.sync.items.push_back(t.sync.send ? expression() : postfix());
+        }
+        expect(Tok::Semi, "';' after the sync");
       } else {
         failExpected("'guard', 'effect' or '}'");
       }

@@ -15,6 +15,8 @@ struct Evaluator::Ctx {
   const std::vector<Value>& globals;
   const std::vector<HeapObject>& heap;
   unsigned depth = 0;  // nesting of calls from expressions
+  // The message a rendezvous receive takes (Op::Received), or null.
+  const std::vector<Value>* message = nullptr;
 
   Ctx(const State& s, ThreadId t, unsigned d = 0)
       : state(s), tid(t), globals(s.globals), heap(s.heap), depth(d) {}

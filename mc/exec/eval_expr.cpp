@@ -150,6 +150,10 @@ Result<Value> Evaluator::evalIn(const Ctx& c, ExprRef e) const {
     case Op::AtLoc:
     case Op::ProcLocal:
       return evalProcessOp(c, e);
+    case Op::Received:
+      if (!c.message || e->payload >= c.message->size())
+        return internalError("a received field outside a rendezvous");
+      return (*c.message)[e->payload];
   }
   return internalError(std::string("operator ") + opName(e->op));
 }

@@ -86,6 +86,20 @@ class Evaluator {
   bool terminated(const State& s, ThreadId t) const;
   StepResult execute(State& s, ThreadId t, ir::EdgeId e, Chooser& chooser) const;
 
+  // --- Rendezvous (rendezvous.cpp). ---
+  // Every pair of a Sync send out of the location of thread t's top frame and a Sync receive on
+  // the same channel out of another thread u's, by t, its edges, u, its edges: the candidates
+  // for executeSync (guards, indices and matches not evaluated).
+  template <class F>
+  void forEachRendezvous(const State& s, F&& f) const;
+  // Thread t's send `send` and thread u's receive `recv` as one step. In the pre-state: the
+  // sender's guard holds, its values are computed, the receiver's guard (which reads the message:
+  // constants that must match) holds, and the channel indices are equal (else Blocked). Then the
+  // sender's assignments run, then the receiver's (its targets first, then DVE effects), and
+  // both threads move.
+  StepResult executeSync(State& s, ThreadId t, ir::EdgeId send, ThreadId u, ir::EdgeId recv,
+                         Chooser& chooser) const;
+
   // --- Properties. ---
   // The first violated `invariant` (ErrorKind::Invariant at its declaration), or an error raised
   // while evaluating one.
@@ -145,8 +159,13 @@ class Evaluator {
   StepResult executeAt(State& s, ThreadId t, ir::EdgeId e, Chooser& chooser, unsigned depth) const;
   StepResult executeCommand(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
                             unsigned depth) const;
-  StepResult executeSequential(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
-                               unsigned depth) const;
+  // The assignments of a command (in parallel, or one after another when edge.sequential),
+  // without its guard or move.
+  // `message`: what a rendezvous receive takes (Op::Received).
+  StepResult runAssignments(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
+                            unsigned depth, const std::vector<Value>* message = nullptr) const;
+  StepResult runSequential(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
+                           unsigned depth, const std::vector<Value>* message) const;
   StepResult executeCall(State& s, ThreadId t, const ir::Edge& edge, ir::EdgeId id,
                          Chooser& chooser, unsigned depth) const;
   StepResult executeReturn(State& s, ThreadId t, unsigned depth) const;
@@ -175,5 +194,24 @@ class Evaluator {
   size_t closedThreads_ = 0;
   ThreadId ruleThread_ = kNoThread;
 };
+
+template <class F>
+void Evaluator::forEachRendezvous(const State& s, F&& f) const {
+  for (ThreadId t = 0; t < s.threads.size(); ++t) {
+    if (s.threads[t].frames.empty()) continue;
+    for (ir::EdgeId se : program_.locs[s.threads[t].top().pc].out) {
+      const ir::Edge& send = program_.edges[se];
+      if (send.kind != ir::EdgeKind::Sync || !send.syncSend) continue;
+      for (ThreadId u = 0; u < s.threads.size(); ++u) {
+        if (u == t || s.threads[u].frames.empty()) continue;
+        for (ir::EdgeId re : program_.locs[s.threads[u].top().pc].out) {
+          const ir::Edge& recv = program_.edges[re];
+          if (recv.kind == ir::EdgeKind::Sync && !recv.syncSend && recv.channel == send.channel)
+            f(t, se, u, re);
+        }
+      }
+    }
+  }
+}
 
 }  // namespace tandem::exec

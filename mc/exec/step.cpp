@@ -33,6 +33,8 @@ bool Evaluator::enabledAt(const State& s, ThreadId t, ir::EdgeId id, unsigned de
     }
     case ir::EdgeKind::Return:
       return th.frames.size() > 1;
+    case ir::EdgeKind::Sync:
+      return false;  // only with a partner (forEachRendezvous, executeSync)
     case ir::EdgeKind::Assert:
     case ir::EdgeKind::Assumed:
     case ir::EdgeKind::Call:
@@ -88,24 +90,35 @@ StepResult Evaluator::executeAt(State& s, ThreadId t, ir::EdgeId id, Chooser& ch
     case ir::EdgeKind::Return:
       if (s.threads[t].frames.size() == 1) return StepResult::terminated();
       return executeReturn(s, t, depth);
+    case ir::EdgeKind::Sync:
+      return StepResult::blocked();  // never a step alone
   }
   return failAt(internalError("edge kind"), edge.loc);
 }
 
 StepResult Evaluator::executeCommand(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
                                      unsigned depth) const {
+  auto g = guardHolds(Ctx(s, t, depth), edge.guard);
+  if (!g) return failAt(std::move(g).error(), edge.loc);
+  if (!g.value()) return StepResult::blocked();
+  StepResult r = runAssignments(s, t, edge, chooser, depth);
+  if (!r.ok()) return r;
+  s.threads[t].top().pc = edge.to;
+  return StepResult::executed();
+}
+
+StepResult Evaluator::runAssignments(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
+                                     unsigned depth, const std::vector<Value>* message) const {
+  if (edge.sequential) return runSequential(s, t, edge, chooser, depth, message);
   struct Pending {
     Address target;
     std::optional<Value> value;  // none: havoc
     TypeRef type;
   };
   std::vector<Pending> pending;
-  if (edge.sequential) return executeSequential(s, t, edge, chooser, depth);
   {
-    const Ctx c(s, t, depth);
-    auto g = guardHolds(c, edge.guard);
-    if (!g) return failAt(std::move(g).error(), edge.loc);
-    if (!g.value()) return StepResult::blocked();
+    Ctx c(s, t, depth);
+    c.message = message;
     pending.reserve(edge.assigns.size());
     for (const ir::Assignment& a : edge.assigns) {
       auto target = lvalueIn(c, a.lhs);
@@ -126,23 +139,18 @@ StepResult Evaluator::executeCommand(State& s, ThreadId t, const ir::Edge& edge,
     Status st = store(s, p.target, std::move(*p.value));
     if (!st) return failAt(std::move(st).error(), edge.loc);
   }
-  s.threads[t].top().pc = edge.to;
   return StepResult::executed();
 }
 
 // DVE effects: each assignment sees the ones before it (left to right).
-StepResult Evaluator::executeSequential(State& s, ThreadId t, const ir::Edge& edge,
-                                        Chooser& chooser, unsigned depth) const {
-  {
-    auto g = guardHolds(Ctx(s, t, depth), edge.guard);
-    if (!g) return failAt(std::move(g).error(), edge.loc);
-    if (!g.value()) return StepResult::blocked();
-  }
+StepResult Evaluator::runSequential(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
+                                    unsigned depth, const std::vector<Value>* message) const {
   for (const ir::Assignment& a : edge.assigns) {
     Address target;
     Value value;
     {
-      const Ctx c(s, t, depth);
+      Ctx c(s, t, depth);
+      c.message = message;
       auto tg = lvalueIn(c, a.lhs);
       if (!tg) return failAt(std::move(tg).error(), edge.loc);
       target = std::move(tg).value();
@@ -157,7 +165,6 @@ StepResult Evaluator::executeSequential(State& s, ThreadId t, const ir::Edge& ed
     Status st = store(s, target, std::move(value));
     if (!st) return failAt(std::move(st).error(), edge.loc);
   }
-  s.threads[t].top().pc = edge.to;
   return StepResult::executed();
 }
 

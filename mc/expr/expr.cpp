@@ -127,6 +127,8 @@ const char* opName(Op op) {
       return "at";
     case Op::ProcLocal:
       return "proc-local";
+    case Op::Received:
+      return "received";
   }
   return "?";
 }

@@ -66,6 +66,9 @@ enum class Op : uint8_t {
   // Processes: payload = process id; kids[0] = instance index.
   AtLoc,      // process instance is at location `value` (a location id)
   ProcLocal,  // local variable `value` (a variable id) of a process instance
+  // Rendezvous: field `payload` of the message being received (only in the guard and the
+  // assignments of a Sync receive edge, mc/ir/channels.h).
+  Received,
 };
 
 const char* opName(Op op);

@@ -148,6 +148,8 @@ class Printer {
         auto v = static_cast<VarId>(*e->value.toInt64());
         return procName(e->payload, e->kid(0)) + "." + p_.vars[v].name;
       }
+      case Op::Received:
+        return "received[" + std::to_string(e->payload + 1) + "]";
     }
     return "?";
   }
@@ -202,6 +204,18 @@ std::string edgeToString(const Program& p, const Edge& e) {
     case EdgeKind::Return:
       os << "return to caller";
       break;
+    case EdgeKind::Sync: {
+      const Channel& c = p.channels[e.channel];
+      os << "rendezvous " << c.name;
+      if (e.chanIndex) os << "[" << pr.print(e.chanIndex) << "]";
+      os << (e.syncSend ? " !" : " ?");
+      for (size_t i = 0; i < e.args.size(); ++i) os << (i ? ", " : " ") << pr.print(e.args[i]);
+      if (e.guard) os << " [" << pr.print(e.guard) << "]";
+      for (size_t i = 0; i < e.assigns.size(); ++i)
+        os << (i ? ", " : " ") << pr.print(e.assigns[i].lhs)
+           << " := " << (e.assigns[i].rhs ? pr.print(e.assigns[i].rhs) : "*");
+      break;
+    }
   }
   return os.str();
 }

@@ -26,10 +26,13 @@ struct Pending {
 class Lowerer {
  public:
   Lowerer(const ast::Program& ast, ir::Program& p, Diagnostics& d)
-      : ast_(ast), prog_(p), diags_(d), ex_(p) {}
+      : ast_(ast), prog_(p), diags_(d), ex_(p), channels_(p) {
+    ex_.channels = &channels_;
+  }
 
   bool run() {
     declareVariables();
+    declareChannels();
     declareCfas();
     for (auto& pb : pending_)
       if (!buildLocations(pb)) return false;
@@ -99,6 +102,26 @@ class Lowerer {
                                    static_cast<uint32_t>(c), static_cast<uint32_t>(f)));
       prog_.classes.push_back(std::move(ci));
     }
+  }
+
+  // After the globals: channel state variables take the next global slots.
+  void declareChannels() {
+    for (auto& c : ast_.chans) {
+      ir::Channel ch;
+      ch.name = c.name;
+      ch.count = static_cast<uint32_t>(c.instances);
+      ch.isArray = c.count != nullptr;
+      ch.capacity = static_cast<uint32_t>(c.cap);
+      ch.fields = c.fieldTypes;
+      ch.loc = c.loc;
+      channels_.declare(std::move(ch));
+    }
+  }
+
+  // The channel of a send or receive (`c` or `c[i]`) and its index expression (null for `c`).
+  std::pair<uint32_t, ExprRef> channelOf(const ast::Expr& e) {
+    auto ch = static_cast<uint32_t>(e.constValue);
+    return {ch, e.kind == EK::Index ? ex_.lower(*e.args[1]) : nullptr};
   }
 
   ir::CfaId newCfa(const std::string& name, ir::CfaKind kind) {
@@ -449,6 +472,17 @@ class Lowerer {
         break;
       case SK::Skip:
         break;
+      case SK::Send:
+      case SK::Receive: {
+        auto [ch, index] = channelOf(*s.cond);
+        std::vector<ExprRef> items;
+        for (auto& x : s.kind == SK::Send ? s.rhs : s.lhs) items.push_back(ex_.lower(*x));
+        if (s.kind == SK::Send)
+          channels_.send(ch, index, items, e);
+        else
+          channels_.receive(ch, index, items, s.matches, e);
+        break;
+      }
       default:
         assert(false && "statement kind has no step");
         break;
@@ -584,6 +618,7 @@ class Lowerer {
   ir::Program& prog_;
   Diagnostics& diags_;
   ExprLowerer ex_;
+  ir::ChannelLowering channels_;
   std::vector<Pending> pending_;
   std::vector<const std::vector<ast::StmtPtr>*> bodies_;
   std::vector<const ast::ProcDecl*> procDecls_;

@@ -155,6 +155,13 @@ ExprRef ExprLowerer::lower(const ast::Expr& e) {
 }
 
 ExprRef ExprLowerer::lowerCall(const ast::Expr& e) {
+  if (e.ref == RK::Builtin && e.args.size() == 1 && e.args[0]->ref == RK::Channel) {
+    const ast::Expr& c = *e.args[0];
+    auto ch = static_cast<uint32_t>(c.constValue);
+    ExprRef index = c.kind == EK::Index ? lower(*c.args[1]) : nullptr;
+    if (e.name == "len") return channels->length(ch, index);
+    return e.name == "empty" ? channels->empty(ch, index) : channels->full(ch, index);
+  }
   std::vector<ExprRef> args;
   for (auto& a : e.args) args.push_back(lower(*a));
   TypeRef t = e.type;

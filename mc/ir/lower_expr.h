@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "mc/ir/channels.h"
 #include "mc/ir/lower_impl.h"
 
 namespace tandem::lower {
@@ -25,6 +26,7 @@ class ExprLowerer {
   std::map<std::string, std::map<std::string, ir::CfaId>> methodCfa;      // class -> method -> CFA
   std::map<std::string, uint32_t> nativeIndex;  // declared natives by name
   const std::string* currentClass = nullptr;
+  const ir::ChannelLowering* channels = nullptr;  // len/empty/full of a channel
 
   uint32_t calleeFor(bool native, uint32_t index);
   uint32_t nativeFor(const std::string& name, const std::vector<TypeRef>& params, TypeRef ret);

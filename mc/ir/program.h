@@ -66,6 +66,8 @@ enum class EdgeKind : uint8_t {
   Assumed,  // verification annotation: `assumed cond as id` (executes as `skip`, records cond)
   Call,     // push a frame of `callee` with `args`; `result` receives the return value
   Return,   // from the exit location: pop the frame, resume the caller at its call's `to`
+  Sync,     // a send or receive on a rendezvous channel: never a step alone; paired with a
+            // matching Sync edge of another thread into one step (Evaluator::executeSync)
 };
 
 struct Edge {
@@ -82,8 +84,30 @@ struct Edge {
   CfaId callee = kNone;  // Call
   std::vector<ExprRef> args;
   ExprRef result = nullptr;  // Call: lvalue for the result, or null
+  // Sync: the rendezvous channel, whether this end sends, and the channel's index in an array
+  // (null for a single channel). A send's values are in `args`. A receive reads the message as
+  // Op::Received in its guard (constants that must match) and its assignments (the targets).
+  // Guard and assignments (DVE effects) belong to this end.
+  uint32_t channel = kNone;
+  bool syncSend = false;
+  ExprRef chanIndex = nullptr;
   SourceLoc loc;
   std::string text;  // the statement as written, for traces and `tandem ir`
+};
+
+// A channel (LANGUAGE.md, Channels), lowered by ChannelLowering (mc/ir/channels.h).
+struct Channel {
+  std::string name;
+  uint32_t count = 1;     // channels in the array (1 for a single channel)
+  bool isArray = false;   // `chan c[N]`: named c[i]
+  uint32_t capacity = 0;  // 0: rendezvous
+  std::vector<TypeRef> fields;
+  // Buffered: the number of messages held (int, or int[count] for an array) and per field the
+  // slots (T[count * capacity]; channel i's messages at i*capacity .., the head first, unused
+  // slots at their default so that equal contents are equal states).
+  VarId length = kNone;
+  std::vector<VarId> slots;
+  SourceLoc loc;
 };
 
 struct Location {
@@ -187,8 +211,11 @@ struct Program {
   std::vector<CfaId> processes;  // closed system: process CFAs in declaration order
   CfaId rules = kNone;           // the CFA holding every `rule` (one location, self-loops)
   std::vector<std::string> assumedNames;
+  std::vector<Channel> channels;
 
   bool isClosed() const { return !processes.empty() || rules != kNone; }
+  // Whether some edge is a rendezvous (Sync) edge: engines without pairing refuse the model.
+  bool hasRendezvous() const;
   const Cfa* findCfa(const std::string& name) const;
   CfaId findCfaId(const std::string& name, CfaKind kind) const;
   // The location labelled `label`, anywhere (labels are unique per CFA; reports use the first).

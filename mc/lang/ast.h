@@ -49,6 +49,8 @@ enum class RefKind {
   Process,     // a process name (inside P@L, P.v, P[i]@L, P[i].v)
   Assumed,     // an `assumed ... as id` name inside a `verified` premise
   Method,      // call of a method of the enclosing class (`callee`)
+  Channel,     // a channel name (in a send, a receive, len/empty/full): `constValue` is its
+               // index in Program::chans
 };
 
 struct VarInfo;  // declared below
@@ -111,6 +113,8 @@ struct Stmt {
     Atomic,     // atomic { body... }
     Block,      // { body... }
     Predicate,  // predicate cond;  (an abstraction predicate scoped to the enclosing body)
+    Send,       // cond ! rhs...   (cond: the channel, a Name or Index(Name, i))
+    Receive,    // cond ? lhs...   (each lhs an lvalue, or a constant that must match)
   };
   Kind kind = Kind::Skip;
   SourceLoc loc;
@@ -129,7 +133,8 @@ struct Stmt {
   std::vector<SourceLoc> targetLocs;
 
   // --- annotations (type checker) ---
-  VarInfo* var = nullptr;  // VarDecl: the declared variable
+  VarInfo* var = nullptr;     // VarDecl: the declared variable
+  std::vector<bool> matches;  // Receive: lhs[i] is a constant the message must carry there
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -223,6 +228,19 @@ struct ProcessDecl {
   std::vector<std::unique_ptr<VarInfo>> vars;  // process-local variables
 };
 
+// `chan c = [cap] of { T, ... };` or `chan c[N] = [cap] of { ... };` (an array of N channels).
+struct ChanDecl {
+  std::string name;
+  ExprPtr count;     // null: a single channel
+  ExprPtr capacity;  // 0: rendezvous
+  std::vector<TypeExprPtr> fields;
+  SourceLoc loc;
+  // annotations (type checker)
+  long long instances = 1;
+  long long cap = 0;
+  std::vector<TypeRef> fieldTypes;
+};
+
 struct RuleDecl {
   std::string name;
   ExprPtr guard;
@@ -256,7 +274,8 @@ struct Program {
     Class,
     Process,
     Rule,
-    Test
+    Test,
+    Chan
   };
   struct DeclRef {
     DeclKind kind;
@@ -275,6 +294,7 @@ struct Program {
   std::vector<std::unique_ptr<ProcessDecl>> processes;
   std::vector<RuleDecl> rules;
   std::vector<TestDecl> tests;
+  std::vector<ChanDecl> chans;
   // Variables the checker creates that no declaration owns (native parameters).
   std::vector<std::unique_ptr<VarInfo>> extraVars;
 };

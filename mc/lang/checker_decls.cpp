@@ -21,6 +21,7 @@ namespace check {
 bool Checker::run() {
   declareGlobals();
   for (auto& c : prog_.consts) checkConst(c);
+  for (auto& c : prog_.chans) checkChan(c);
   for (size_t i = 0; i < prog_.globals.size(); ++i)
     checkGlobalVar(*prog_.globals[i], ast::VarScope::Global, static_cast<uint32_t>(i), "");
   for (auto& n : prog_.natives) checkNative(n);
@@ -111,6 +112,8 @@ void Checker::declareGlobals() {
     declare(prog_.procs[i]->name, {K::Proc, i, nullptr, prog_.procs[i]->loc});
   for (size_t i = 0; i < prog_.processes.size(); ++i)
     declare(prog_.processes[i]->name, {K::Process, i, nullptr, prog_.processes[i]->loc});
+  for (size_t i = 0; i < prog_.chans.size(); ++i)
+    declare(prog_.chans[i].name, {K::Chan, i, nullptr, prog_.chans[i].loc});
   std::set<std::string> rules;
   for (auto& r : prog_.rules)
     if (!rules.insert(r.name).second) error(r.loc, "duplicate rule name '" + r.name + "'");

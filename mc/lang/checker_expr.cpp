@@ -284,6 +284,10 @@ TypeRef Checker::checkName(ast::Expr& e) {
     case GlobalSym::Kind::Process:
       e.ref = RK::Process;
       break;
+    case GlobalSym::Kind::Chan:
+      error(e.loc,
+            "channel '" + e.name + "' can only be used in a send, a receive, len, empty or full");
+      return nullptr;
     default:
       break;
   }
@@ -421,6 +425,9 @@ TypeRef Checker::checkCall(ast::Expr& e, TypeRef expected, bool statementPositio
     error(e.loc, "'" + e.name + "' is not a function");
     return nullptr;
   }
+  if ((e.name == "empty" || e.name == "full" || e.name == "len") && e.args.size() == 1 &&
+      (e.name != "len" || namesChannel(*e.args[0])))
+    return checkChannelBuiltin(e);
   if (isBuiltinFunction(e.name)) return checkBuiltin(e, expected);
   for (auto& [name, arity] : kBuiltinNatives) {
     if (e.name != name) continue;

@@ -14,7 +14,7 @@ namespace tandem::check {
 
 // What a top-level name denotes.
 struct GlobalSym {
-  enum class Kind { Const, EnumType, EnumMember, Var, Native, Proc, Class, Process };
+  enum class Kind { Const, EnumType, EnumMember, Var, Native, Proc, Class, Process, Chan };
   Kind kind;
   size_t index = 0;        // into the Program vector of that kind
   TypeRef type = nullptr;  // Const/EnumMember/Var type
@@ -72,6 +72,16 @@ class Checker {
   bool checkLvalue(ast::Expr& e);
   // A call in statement position (`x := f(a)`, `call f(a)`): any procedure may be called.
   TypeRef checkCallStmt(ast::Expr& call, TypeRef expected);
+
+  // --- channels (checker_chan.cpp)
+  void checkChan(ast::ChanDecl& c);
+  // A channel `c` or `c[i]`: its declaration, or null (reported).
+  ast::ChanDecl* checkChannelRef(ast::Expr& e);
+  void checkChannelOp(ast::Stmt& s);  // Send, Receive
+  // `len(c)`, `empty(c)`, `full(c)` of a channel.
+  TypeRef checkChannelBuiltin(ast::Expr& call);
+  // Whether `e` (a Name or Index of a Name) names a channel: the argument of len is then one.
+  bool namesChannel(const ast::Expr& e);
 
   // --- expressions (checker_expr.cpp)
   TypeRef checkExpr(ast::Expr& e, TypeRef expected = nullptr);

@@ -86,6 +86,10 @@ void Checker::checkStmt(ast::Stmt& s) {
       break;
     case SK::Skip:
       break;
+    case SK::Send:
+    case SK::Receive:
+      checkChannelOp(s);
+      break;
     case SK::Await:
       if (!body_->process) error(s.loc, "'await' outside a process");
       checkCond(*s.cond, "'await'");

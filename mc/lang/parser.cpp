@@ -98,7 +98,7 @@ bool Parser::atTopLevelStart() const {
     case Tok::KwRule:
       return true;
     case Tok::Ident:
-      return atTestDecl();
+      return atTestDecl() || atChanDecl();
     case Tok::At:  // `@concrete proc`; other uses of `@` are inside expressions (P@L)
       return peek(1).kind == Tok::Ident && peek(1).text == "concrete";
     default:
@@ -109,6 +109,26 @@ bool Parser::atTopLevelStart() const {
 bool Parser::atTestDecl() const {
   return at(Tok::Ident) && peek().text == "test" &&
          (peek(1).kind == Tok::Ident || peek(1).kind == Tok::LBrace);
+}
+
+bool Parser::atChanDecl() const {
+  return at(Tok::Ident) && peek().text == "chan" && peek(1).kind == Tok::Ident;
+}
+
+bool Parser::atChannelOp() const {
+  if (!at(Tok::Ident)) return false;
+  size_t i = 1;
+  if (peek(i).kind == Tok::LBracket) {  // `c[e] !` / `c[e] ?`: skip the balanced index
+    int depth = 0;
+    for (;; ++i) {
+      Tok t = peek(i).kind;
+      if (t == Tok::End || t == Tok::Semi || t == Tok::LBrace || t == Tok::RBrace) return false;
+      if (t == Tok::LBracket) ++depth;
+      if (t == Tok::RBracket && --depth == 0) break;
+    }
+    ++i;
+  }
+  return peek(i).kind == Tok::Bang || peek(i).kind == Tok::Question;
 }
 
 bool Parser::atDeclOnlyStart() const {

@@ -49,6 +49,7 @@ void Parser::topLevelDecl(ast::Program& prog) {
       return ruleDecl(prog);
     default:
       if (t.kind == Tok::Ident && t.text == "test") return testDecl(prog);
+      if (atChanDecl()) return chanDecl(prog);
       fail(t.loc, "unexpected token " + describe(t) + " at top level");
   }
 }
@@ -221,6 +222,29 @@ void Parser::processDecl(ast::Program& prog) {
   }
   d->body = block("before process body");
   add(prog, DK::Process, prog.processes, std::move(d));
+}
+
+// `chan c = [cap] of { T, ... };` or `chan c[N] = [cap] of { T, ... };`
+void Parser::chanDecl(ast::Program& prog) {
+  ast::ChanDecl d;
+  d.loc = advance().loc;
+  d.name = expectIdent("channel name");
+  if (accept(Tok::LBracket)) {
+    d.count = expression();
+    expect(Tok::RBracket, "after the number of channels");
+  }
+  expect(Tok::Eq, "after channel name");
+  expect(Tok::LBracket, "before channel capacity");
+  d.capacity = expression();
+  expect(Tok::RBracket, "after channel capacity");
+  if (!at(Tok::Ident) || peek().text != "of") failExpected("'of' after channel capacity");
+  advance();
+  expect(Tok::LBrace, "before message fields");
+  do d.fields.push_back(type());
+  while (accept(Tok::Comma));
+  expect(Tok::RBrace, "after message fields");
+  expectSemi("declaration");
+  add(prog, DK::Chan, prog.chans, std::move(d));
 }
 
 // `rule name: guard -> lv := e, lv := e;`

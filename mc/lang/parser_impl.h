@@ -62,6 +62,10 @@ class Parser {
   // `test` followed by a name or `{`: `test` is a keyword only there (procedures may be named
   // `test`).
   bool atTestDecl() const;
+  // `chan` followed by a name: `chan` is a keyword only there (LANGUAGE.md, Channels).
+  bool atChanDecl() const;
+  // A statement `c ! ...` or `c[e] ? ...` (a send or a receive).
+  bool atChannelOp() const;
   // A keyword that starts a top-level or class declaration but never a statement: a block that
   // reaches one is missing its `}`.
   bool atDeclOnlyStart() const;
@@ -83,6 +87,7 @@ class Parser {
   void processDecl(ast::Program& prog);
   void ruleDecl(ast::Program& prog);
   void testDecl(ast::Program& prog);
+  void chanDecl(ast::Program& prog);
   std::vector<ast::Param> params();
   std::vector<ast::ExprPtr> partitions();
 
@@ -94,6 +99,7 @@ class Parser {
   ast::StmtPtr statement();
   ast::StmtPtr unlabelledStatement();
   ast::StmtPtr assignment();
+  ast::StmtPtr channelOp();
 
   // --- expressions and types (parser_expr.cpp) ---
   ast::ExprPtr expression();

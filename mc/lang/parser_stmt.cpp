@@ -175,6 +175,7 @@ ast::StmtPtr Parser::unlabelledStatement() {
       return s;
     }
     default:
+      if (atChannelOp()) return channelOp();
       if (atExpressionStart()) return assignment();
       failExpected("statement");
   }
@@ -195,6 +196,32 @@ ast::StmtPtr Parser::assignment() {
   do s->rhs.push_back(valueOrStar());
   while (accept(Tok::Comma));
   expectSemi("statement");
+  return s;
+}
+
+// `c ! e, ...;` or `c ? x, ...;` (c a channel name, or `c[e]`).
+ast::StmtPtr Parser::channelOp() {
+  SourceLoc loc = peek().loc;
+  auto chan = std::make_unique<ast::Expr>();
+  chan->kind = ast::Expr::Kind::Name;
+  chan->loc = loc;
+  chan->name = advance().text;
+  if (at(Tok::LBracket)) {
+    auto idx = std::make_unique<ast::Expr>();
+    idx->kind = ast::Expr::Kind::Index;
+    idx->loc = advance().loc;
+    idx->args.push_back(std::move(chan));
+    idx->args.push_back(expression());
+    expect(Tok::RBracket, "after channel index");
+    chan = std::move(idx);
+  }
+  bool send = advance().kind == Tok::Bang;
+  auto s = makeStmt(send ? K::Send : K::Receive, loc);
+  s->cond = std::move(chan);
+  auto& items = send ? s->rhs : s->lhs;
+  do items.push_back(expression());
+  while (accept(Tok::Comma));
+  expectSemi(send ? "send" : "receive");
   return s;
 }
 

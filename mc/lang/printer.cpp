@@ -228,6 +228,12 @@ class StmtPrinter {
       case SK::Predicate:
         out_ += "predicate " + expr(*s.cond, kCond) + ";\n";
         return;
+      case SK::Send:
+        out_ += expr(*s.cond, kPostfix) + " ! " + list(s.rhs) + ";\n";
+        return;
+      case SK::Receive:
+        out_ += expr(*s.cond, kPostfix) + " ? " + list(s.lhs) + ";\n";
+        return;
     }
   }
 
@@ -379,6 +385,15 @@ void decl(std::string& out, const ast::Program& prog, ast::Program::DeclRef ref)
       for (size_t i = 0; i < d.lhs.size(); ++i)
         out += (i ? ", " : " ") + printExpr(*d.lhs[i]) + " := " + printExpr(*d.rhs[i]);
       out += ";\n";
+      return;
+    }
+    case DK::Chan: {
+      const auto& d = prog.chans[ref.index];
+      out += "chan " + d.name;
+      if (d.count) out += "[" + printExpr(*d.count) + "]";
+      out += " = [" + printExpr(*d.capacity) + "] of { ";
+      for (size_t i = 0; i < d.fields.size(); ++i) out += (i ? ", " : "") + printType(*d.fields[i]);
+      out += " };\n";
       return;
     }
     case DK::Test: {

@@ -391,7 +391,7 @@ bool compileCfa(const ir::Program& p, ir::CfaId id, const SlotLayout& layout, Co
         case ir::EdgeKind::Assumed:
           break;
         default:
-          comp.why = "a call or return edge";
+          comp.why = e.kind == ir::EdgeKind::Sync ? "a rendezvous" : "a call or return edge";
           return false;
       }
       out.out[l].push_back(static_cast<uint32_t>(out.edges.size()));

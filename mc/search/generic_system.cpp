@@ -307,6 +307,35 @@ bool GenericSystem::successors(std::string_view state, SuccessorSink& sink) {
     m.thread = t;
     expand(s, t, m, 0, sink);
   }
+  ev_.forEachRendezvous(s, [&](exec::ThreadId t, ir::EdgeId se, exec::ThreadId u, ir::EdgeId re) {
+    Enumerator en({});
+    do {
+      exec::State n = s;
+      auto r = ev_.executeSync(n, t, se, u, re, en);
+      if (en.unbounded()) {
+        sink.incomplete("a nondeterministic value of an unbounded type at line " +
+                        std::to_string(p_.edges[se].loc.line) + " cannot be enumerated");
+        return;
+      }
+      Move m;
+      m.thread = t;
+      m.edges.push_back(se);
+      m.partner = u;
+      m.partnerEdge = re;
+      m.choices.assign(en.taken().begin(), en.taken().end());
+      if (r.status() == exec::StepStatus::Error) {
+        any = true;  // a step was possible: it fails
+        const auto& err = r.error();
+        if (err.limit)
+          sink.incomplete(err.message);
+        else if (tracked(err.kind))
+          sink.error({err.kind, err.loc, err.message, m});
+      } else if (r.ok()) {
+        any = true;
+        emit(n, m, sink);
+      }
+    } while (en.advance());
+  });
   return any;
 }
 
@@ -358,6 +387,15 @@ std::optional<exec::State> GenericSystem::replay(const exec::State& state, const
       if (error) *error = FoundError{st.error().kind, st.error().loc, st.error().message, move};
       return std::nullopt;
     }
+    return s;
+  }
+  if (move.partner != kNoPartner) {
+    auto r = move.edges.size() == 1 ? ev_.executeSync(s, move.thread, move.edges[0], move.partner,
+                                                      move.partnerEdge, script)
+                                    : exec::StepResult::blocked();
+    if (r.status() == exec::StepStatus::Error && error)
+      *error = FoundError{r.error().kind, r.error().loc, r.error().message, move};
+    if (!r.ok()) return std::nullopt;
     return s;
   }
   for (size_t i = 0; i < move.edges.size(); ++i) {

@@ -20,9 +20,14 @@ namespace tandem::search {
 // `atomic` block), plus the nondeterministic choices made on the way (as indices).
 // A class analysis also moves by calling a method on the object under test: `method` is set, the
 // arguments are in `args` (integers; bools and enum members by index) and `edges` is empty.
+// A rendezvous moves two threads: `thread` sends by its one edge, `partner` receives by
+// `partnerEdge`.
+inline constexpr uint32_t kNoPartner = UINT32_MAX;
 struct Move {
   uint32_t thread = 0;
   std::vector<ir::EdgeId> edges;
+  uint32_t partner = kNoPartner;
+  ir::EdgeId partnerEdge = ir::kNone;
   std::vector<uint32_t> choices;
   ir::CfaId method = ir::kNone;
   std::vector<int64_t> args;

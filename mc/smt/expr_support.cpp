@@ -63,6 +63,8 @@ std::optional<std::string> nodeUnsupportedReason(ExprRef e) {
     case Op::AtLoc:
     case Op::ProcLocal:
       return std::string("process operators (") + opName(e->op) + ")";
+    case Op::Received:
+      return std::string("a rendezvous message");
     case Op::Star:
       return std::string("a nondeterministic value (*)");
     case Op::Old:

@@ -66,6 +66,7 @@ bool foldable(Op op) {
     case Op::ArrayLit:  // arrays have no constant form (and `new` may be long)
     case Op::NewArray:
     case Op::Store:
+    case Op::Received:
       return false;
     default:
       return true;

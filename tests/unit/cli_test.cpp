@@ -319,19 +319,19 @@ TEST_CASE("cli: DVE peterson with --invariant: verified for BEEM peterson.1, err
 }
 
 TEST_CASE("cli: an unsupported DVE construct exits 2 with FILE:LINE:COL") {
-  std::string gear = beem("gear.1.dve");
+  std::string prop = beem("bakery.1.prop2.dve");
   for (const char* cmd : {"check", "ir", "run"}) {
     CAPTURE(cmd);
-    auto r = tandem({cmd, gear});
+    auto r = tandem({cmd, prop});
     CHECK(r.rc == 2);
     CHECK(r.out.empty());
     std::smatch m;
-    std::regex pos(R"(gear\.1\.dve:(\d+):(\d+): error: [^\n]*channel)");
+    std::regex pos(R"(bakery\.1\.prop2\.dve:(\d+):(\d+): error: [^\n]*'accept')");
     REQUIRE(std::regex_search(r.err, m, pos));
-    CHECK(m[1] == "10");
+    CHECK(m[1] == "41");
     CHECK(m[2] == "1");
     // The offending line and a caret follow.
-    CHECK(r.err.find("channel OpenClutch") != std::string::npos);
+    CHECK(r.err.find("accept q2;") != std::string::npos);
     CHECK(r.err.find("^") != std::string::npos);
   }
 }
