@@ -18,8 +18,20 @@ Range hull(const Range& a, const Range& b) {
 }
 
 constexpr const char kBitwiseHelp[] =
-    " is supported only on constants, on 0/1 operands, and with a mask 2^k-1 or a 0/1 multiple of "
-    "one (x | 255, x & 1, x | ((c) * 255)): the IR has no bitwise operations";
+    " needs operands of bounded range (62 bits at most): the IR has no bitwise operations, so "
+    "they are encoded bit by bit";
+
+// The number of bits of a non-negative range's values (at least 1).
+unsigned unsignedWidth(const Range& r) { return std::max(1u, r.hi.bitLength()); }
+
+// The two's complement width holding every value of `r`, or 0 beyond 62 bits.
+unsigned signedWidth(const Range& r) {
+  for (unsigned w = 1; w <= 62; ++w) {
+    BigInt half = pow2(w - 1);
+    if (r.lo >= -half && r.hi < half) return w;
+  }
+  return 0;
+}
 
 }  // namespace
 
@@ -208,8 +220,48 @@ ExprRef ExprLowerer::bitwise(const Expr& e, ExprRef a, ExprRef b) {
       return em_.mk(Op::Ite, p_.types->intType(), {mm->first, masked(x, mm->second), off});
     }
   }
+  Range ra = rangeOf(a), rb = rangeOf(b);
+  if (ra.bounded && rb.bounded) {
+    bool na = ra.lo.sign() >= 0, nb = rb.lo.sign() >= 0;
+    unsigned w = 0;
+    bool sign = false;
+    if (na && nb) {  // unsigned bits; `&` needs only the narrower operand's
+      w = op == BinOp::BitAnd ? std::min(unsignedWidth(ra), unsignedWidth(rb))
+                              : std::max(unsignedWidth(ra), unsignedWidth(rb));
+    } else if (op == BinOp::BitAnd && (na || nb)) {  // the non-negative one bounds the result
+      w = unsignedWidth(na ? ra : rb);
+    } else {
+      w = std::max(signedWidth(ra), signedWidth(rb));
+      sign = true;
+      if (std::min(signedWidth(ra), signedWidth(rb)) == 0) w = 0;
+    }
+    if (w > 0 && w <= 62) return bitByBit(op, a, b, w, sign);
+  }
   diags_.error(e.loc, std::string("operator '") + binOpText(op) + "'" + kBitwiseHelp);
   return bad();
+}
+
+// bit_k(x) = (x div 2^k) mod 2 with the IR's floor division: the two's complement bits of any
+// integer (the sign bit repeats above its width). So over w bits, a op b is the sum of
+// 2^k * f(a_k, b_k), the top bit weighing -2^(w-1) when the operands may be negative.
+ExprRef ExprLowerer::bitByBit(BinOp op, ExprRef a, ExprRef b, unsigned w, bool sign) {
+  auto bit = [&](ExprRef x, unsigned k) {
+    ExprRef shifted = k == 0 ? x : mk(Op::Div, x, em_.intConst(pow2(k)));
+    return mk(Op::Mod, shifted, em_.intConst(BigInt(2)));
+  };
+  ExprRef sum = nullptr;
+  for (unsigned k = 0; k < w; ++k) {
+    ExprRef x = bit(a, k), y = bit(b, k);
+    ExprRef f = op == BinOp::BitOr    ? mk(Op::Max, x, y)
+                : op == BinOp::BitAnd ? mk(Op::Min, x, y)
+                                      : asInt(em_.mk(Op::Ne, p_.types->boolType(), {x, y}));
+    BigInt weight = sign && k + 1 == w ? -pow2(k) : pow2(k);
+    ExprRef term = weight == BigInt(1) ? f : mk(Op::Mul, em_.intConst(weight), f);
+    sum = sum ? mk(Op::Add, sum, term) : term;
+  }
+  ranges_[sum] = sign ? bounded(-pow2(w - 1), pow2(w - 1) - BigInt(1))
+                      : bounded(BigInt(0), pow2(w) - BigInt(1));
+  return sum;
 }
 
 ExprRef ExprLowerer::shift(const Expr& e, ExprRef a, ExprRef b) {
@@ -217,9 +269,26 @@ ExprRef ExprLowerer::shift(const Expr& e, ExprRef a, ExprRef b) {
   if (ca && cb)
     if (auto v = foldBinary(e.binop, *ca, *cb)) return em_.intConst(*v);
   auto k = cb ? cb->toInt64() : std::nullopt;
+  if (!cb) {
+    // 2^b from a table of 2^0 .. 2^30, the amounts C's 32-bit int shifts without overflow; any
+    // other amount is an index error of the model (undefined behaviour in C).
+    std::vector<ExprRef> powers;
+    for (unsigned i = 0; i <= 30; ++i) powers.push_back(em_.intConst(pow2(i)));
+    TypeRef t = p_.types->arrayOf(p_.types->intType(), 31);
+    ExprRef table = em_.mk(Op::ArrayLit, t, std::move(powers));
+    ExprRef p = em_.mk(Op::Select, p_.types->intType(), {table, b});
+    Range rb = rangeOf(b);
+    if (rb.bounded) {
+      auto lo = std::max<int64_t>(0, rb.lo.toInt64().value_or(0));
+      auto hi = std::min<int64_t>(30, rb.hi.toInt64().value_or(30));
+      if (lo <= hi)
+        ranges_[p] = bounded(pow2(static_cast<unsigned>(lo)), pow2(static_cast<unsigned>(hi)));
+    }
+    return mk(e.binop == BinOp::Shl ? Op::Mul : Op::Div, a, p);
+  }
   if (!k || *k < 0 || *k > 62) {
-    diags_.error(e.loc, std::string("operator '") + binOpText(e.binop) +
-                            "' needs a constant shift amount in 0..62");
+    diags_.error(
+        e.loc, std::string("operator '") + binOpText(e.binop) + "' needs a shift amount in 0..62");
     return bad();
   }
   if (*k == 0) return a;

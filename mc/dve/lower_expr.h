@@ -73,6 +73,8 @@ class ExprLowerer {
   Range computeRange(ExprRef e);
   bool in01(ExprRef e) { return rangeOf(e).within(0, 1); }
   ExprRef bitwise(const Expr& e, ExprRef a, ExprRef b);
+  // `a op b` (|, &, ^) over `w` bits, two's complement when `sign`.
+  ExprRef bitByBit(BinOp op, ExprRef a, ExprRef b, unsigned w, bool sign);
   ExprRef shift(const Expr& e, ExprRef a, ExprRef b);
   // x | (2^n - 1), x & (2^n - 1), x ^ (2^n - 1), exact on all integers (two's complement).
   ExprRef orMask(ExprRef x, unsigned n);

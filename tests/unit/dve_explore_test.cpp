@@ -91,8 +91,15 @@ class Interp {
       case Op::IntConst:
       case Op::BoolConst:
         return *e->value.toInt64();
-      case Op::Var:
       case Op::Select:
+        if (e->kid(0)->op == Op::ArrayLit) {  // a constant table (2^k for variable shifts)
+          int64_t i = k(1);
+          if (i < 0 || static_cast<size_t>(i) >= e->kid(0)->kids.size())
+            throw std::runtime_error("index out of bounds");
+          return eval(e->kid(0)->kid(static_cast<size_t>(i)), s);
+        }
+        return s[slot(e, s)];
+      case Op::Var:
       case Op::ProcLocal:
         return s[slot(e, s)];
       case Op::AtLoc:
@@ -272,6 +279,20 @@ TEST_CASE("dve semantics: C division, bitwise encodings and shifts are exact") {
       {"(x - 1) | ((x == 255) * 255)", 255, 0, 255},
       {"(x - 1) | ((x == 255) * 255)", 7, 0, 6},
       {"x & ((y > 0) * 3)", 13, 1, 1},
+      // Any operands: bit by bit over their width.
+      {"x & y", -3, 6, 4},
+      {"x | y", -3, 6, -1},
+      {"x ^ y", -3, 6, -5},
+      {"x & y", 200, 100, 64},
+      {"x | y", 200, 100, 236},
+      {"x ^ y", 200, 100, 172},
+      {"x ^ y", -32768, 32767, -1},
+      {"x & y", -32768, -1, -32768},
+      {"x << y", 3, 4, 48},
+      {"x >> y", -100, 3, -13},
+      {"1 << y", 0, 14, 16384},
+      {"(x & (1 << y)) / (1 << y)", 5, 2, 1},
+      {"(x & (1 << y)) / (1 << y)", 5, 1, 0},
   };
   for (const auto& c : cases) {
     CAPTURE(c.expr);
