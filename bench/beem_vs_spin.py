@@ -134,7 +134,7 @@ def best_of(n, fn):
 
 
 def run_tandem(args, dve, inst, tmp, invariant):
-    cmd = [str(args.tandem), "check", str(dve), "--json", "--quiet"] + args.tandem_arg
+    cmd = [str(args.tandem), "check", str(dve), "--json", "--quiet", "--no-deadlock"] + args.tandem_arg
     if invariant:
         cmd += ["--invariant", invariant]
     r, cpus = best_of(args.repeat, lambda: run(cmd, cwd=tmp, timeout=args.timeout))

@@ -105,7 +105,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
       return checkSymbolic(p, r);
     testsOnly = symbolic;
     go.entryHasNoInputs = !symbolic;  // no inputs: the one execution tree is explored exactly
-    if (r.deadlock) throw usageError("--deadlock applies to closed systems");
+    if (r.deadlock) throw usageError("--deadlock and --no-deadlock apply to closed systems");
   } else {
     if (r.inputs) throw usageError("--inputs applies to open systems (check --entry P)");
     // Initial states from `test {...}` are a sample, not the declared initial states.
@@ -162,7 +162,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   eo.search = r.search;
   eo.seed = r.seed;
   eo.budget = &rb.budget;
-  eo.deadlock = r.deadlock;
+  eo.deadlock = go.entry == ir::kNone && r.deadlock.value_or(true);
   eo.progress = &rb.progress;
   eo.graphLimit = r.dot.empty() ? 0 : kDotLimit;
   search::Explorer ex(sys, eo);

@@ -66,7 +66,7 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
     throw usageError(
         "--dot: symbolic execution has no state graph to draw (--dot applies to check of closed "
         "systems and of entries without inputs, and to prove)");
-  if (r.deadlock) throw usageError("--deadlock applies to closed systems");
+  if (r.deadlock) throw usageError("--deadlock and --no-deadlock apply to closed systems");
   const bool bounded = r.maxCalls || r.limits.timeoutSeconds || r.limits.maxStates ||
                        r.limits.maxDepth || r.limits.memoryLimitMb;
   if (cls != ir::kNone && !bounded && !r.quiet && r.diag && !p.classes[cls].methods.empty())

@@ -54,7 +54,8 @@ struct Request {
 enum class Inputs : uint8_t { Symbolic, Tests };
 
 struct CheckRequest : Request {
-  bool deadlock = false;
+  // Report deadlocks: --deadlock (true), --no-deadlock (false); unset: on for closed systems.
+  std::optional<bool> deadlock;
   std::optional<Inputs> inputs;      // check --entry: symbolic (default) or `test` inputs only
   std::optional<uint64_t> maxCalls;  // check --class
   std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
@@ -85,7 +86,7 @@ struct TestgenRequest : Request {
 struct RunRequest : Request {
   std::vector<std::string> args;  // the entry's arguments, as text
   uint64_t steps = 1000;          // a closed system walks this many steps
-  bool deadlock = false;
+  std::optional<bool> deadlock;   // as CheckRequest::deadlock
 };
 
 struct ExportChcRequest : Request {

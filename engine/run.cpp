@@ -179,14 +179,18 @@ void Walk::go(exec::State& s) {
       collect();
     }
     if (moves.empty()) {
-      bool done = true;
-      for (exec::ThreadId t = 0; t < s.threads.size(); ++t) done = done && ev_.terminated(s, t);
-      if (!done && p_.isClosed() && r_.deadlock) {
+      bool done = true, ended = true;
+      for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
+        done = done && ev_.terminated(s, t);
+        ended = ended && ev_.validEnd(s, t);
+      }
+      if (!ended && p_.isClosed() && r_.deadlock.value_or(true)) {
         error = ErrorInfo{"deadlock", "(deadlock)", 0, "no process can move", {}};
         if (!recent.empty()) error->label = recent.back().label;
         return;
       }
       stopped = done            ? "terminated"
+                : ended         ? "no process can move: every process is at a valid end state"
                 : p_.isClosed() ? "deadlock: no process can move"
                                 : "blocked: an assume or guard does not hold";
       return;
@@ -242,7 +246,8 @@ Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
   const ir::CfaId entry = entryOf(r, p);
   if (entry == ir::kNone && !r.args.empty())
     throw usageError("--args applies to open systems (run --entry P --args a,b)");
-  if (entry != ir::kNone && r.deadlock) throw usageError("--deadlock applies to closed systems");
+  if (entry != ir::kNone && r.deadlock)
+    throw usageError("--deadlock and --no-deadlock apply to closed systems");
   exec::NativeRegistry natives;
   loadNatives(r, p, natives);
   RunBudget rb(r);

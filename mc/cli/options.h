@@ -49,6 +49,7 @@ struct Options {
   std::vector<std::string> checkKinds;  // empty: all
   std::vector<std::string> invariants;
   bool deadlock = false;
+  bool noDeadlock = false;
 
   // Output.
   bool json = false, trace = false, stats = false, quiet = false, progress = false;

@@ -62,10 +62,18 @@ symbolic::MixedOptions mixedOptions(const Options& o, symbolic::Solving solving)
 
 }  // namespace
 
+// --deadlock / --no-deadlock; unset: deadlocks of closed systems are reported.
+std::optional<bool> deadlockMode(const Options& o) {
+  if (o.deadlock && o.noDeadlock) throw engine::usageError("--deadlock and --no-deadlock conflict");
+  if (o.deadlock) return true;
+  if (o.noDeadlock) return false;
+  return std::nullopt;
+}
+
 engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
   engine::CheckRequest r;
   fillCommon(r, o, s);
-  r.deadlock = o.deadlock;
+  r.deadlock = deadlockMode(o);
   if (o.testsOnly) r.inputs = *o.testsOnly ? engine::Inputs::Tests : engine::Inputs::Symbolic;
   r.maxCalls = o.maxCalls;
   r.solving = o.solving;
@@ -111,7 +119,7 @@ engine::RunRequest runRequest(const Options& o, const Streams& s) {
   fillCommon(r, o, s);
   r.args = o.args;
   r.steps = o.steps;
-  r.deadlock = o.deadlock;
+  r.deadlock = deadlockMode(o);
   return r;
 }
 

@@ -19,6 +19,7 @@ class Lowerer {
       : m_(m), p_(p), d_(d), ex_(p, syms_, d), channels_(p) {}
 
   bool run() {
+    p_.endStates = false;  // DiVinE: every state without successors is a deadlock
     if (m_.processes.empty()) {
       d_.error({1, 1}, "a DVE model needs at least one process");
       return false;

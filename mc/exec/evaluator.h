@@ -84,6 +84,9 @@ class Evaluator {
   // The bottom frame is at a location that nothing but Return edges leave (a procedure's exit,
   // the end of a process body).
   bool terminated(const State& s, ThreadId t) const;
+  // Thread t may stay where it is for ever without a deadlock: it terminated, or waits at a
+  // location labelled `end...` (never in DVE models, Program::endStates).
+  bool validEnd(const State& s, ThreadId t) const;
   StepResult execute(State& s, ThreadId t, ir::EdgeId e, Chooser& chooser) const;
 
   // --- Rendezvous (rendezvous.cpp). ---

@@ -60,6 +60,12 @@ bool Evaluator::terminated(const State& s, ThreadId t) const {
   return true;
 }
 
+bool Evaluator::validEnd(const State& s, ThreadId t) const {
+  if (!program_.endStates) return false;
+  const Thread& th = s.threads[t];
+  return terminated(s, t) || (th.frames.size() == 1 && program_.endLabelled(th.top().pc));
+}
+
 StepResult Evaluator::execute(State& s, ThreadId t, ir::EdgeId e, Chooser& chooser) const {
   return executeAt(s, t, e, chooser, 0);
 }

@@ -8,6 +8,12 @@ bool Program::hasRendezvous() const {
   return false;
 }
 
+bool Program::endLabelled(LocId l) const {
+  for (const std::string& s : locs[l].labels)
+    if (s.rfind("end", 0) == 0) return true;
+  return false;
+}
+
 uint32_t ChannelLowering::declare(Channel c) {
   TypeTable& tt = *p_.types;
   auto addGlobal = [&](const std::string& name, TypeRef t, ExprRef init) {

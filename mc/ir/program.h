@@ -212,10 +212,15 @@ struct Program {
   CfaId rules = kNone;           // the CFA holding every `rule` (one location, self-loops)
   std::vector<std::string> assumedNames;
   std::vector<Channel> channels;
+  // Whether threads have valid end states (the end of a body, a label starting with `end`, as
+  // SPIN's end labels). DVE models have none: DiVinE reports every state without successors.
+  bool endStates = true;
 
   bool isClosed() const { return !processes.empty() || rules != kNone; }
   // Whether some edge is a rendezvous (Sync) edge: engines without pairing refuse the model.
   bool hasRendezvous() const;
+  // A location labelled `end...` (SPIN's end labels): a valid end state of its process.
+  bool endLabelled(LocId l) const;
   const Cfa* findCfa(const std::string& name) const;
   CfaId findCfaId(const std::string& name, CfaKind kind) const;
   // The location labelled `label`, anywhere (labels are unique per CFA; reports use the first).

@@ -223,12 +223,15 @@ std::optional<FoundError> CompiledSystem::checkInvariants(std::string_view state
   return std::nullopt;
 }
 
-bool CompiledSystem::allTerminated(std::string_view state) {
+bool CompiledSystem::allAtValidEnd(std::string_view state) {
+  if (!p_.endStates) return false;
   int64_t* s = scratch_.data();
   layout_.decode(state, s);
   // Processes have no Return edges: a thread has terminated where no edge leaves.
-  for (uint32_t t = 0; t < layout_.threadCount(); ++t)
-    if (!outOf(t, s).empty()) return false;
+  for (uint32_t t = 0; t < layout_.threadCount(); ++t) {
+    const SlotLayout::ThreadInfo& th = layout_.thread(t);
+    if (!outOf(t, s).empty() && !p_.endLabelled(layout_.locAt(th.cfa, s[th.base]))) return false;
+  }
   return true;
 }
 

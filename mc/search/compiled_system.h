@@ -32,7 +32,7 @@ class CompiledSystem final : public TransitionSystem {
   void initialStates(SuccessorSink& sink) override;
   bool successors(std::string_view state, SuccessorSink& sink) override;
   std::optional<FoundError> checkInvariants(std::string_view state) override;
-  bool allTerminated(std::string_view state) override;
+  bool allAtValidEnd(std::string_view state) override;
   void locations(std::string_view state, std::vector<ir::LocId>& out) override;
 
   const SlotLayout& layout() const { return layout_; }

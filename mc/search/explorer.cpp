@@ -106,7 +106,7 @@ class ExplicitVisitor final : public SearchVisitor {
     if (sink_.err) {
       res_.errorSource = e.id;
       ended = Outcome::ErrorFound;
-    } else if (!moved && deadlock_ && !sys_.allTerminated(state)) {
+    } else if (!moved && deadlock_ && !sys_.allAtValidEnd(state)) {
       res_.errorSource = e.id;
       ended = Outcome::Deadlock;
     }

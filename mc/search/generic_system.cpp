@@ -345,10 +345,10 @@ std::optional<FoundError> GenericSystem::checkInvariants(std::string_view state)
   return FoundError{st.error().kind, st.error().loc, st.error().message, {}};
 }
 
-bool GenericSystem::allTerminated(std::string_view state) {
+bool GenericSystem::allAtValidEnd(std::string_view state) {
   exec::State s = codec_.decode(state);
   for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
-    if (!ev_.terminated(s, t)) return false;
+    if (!ev_.validEnd(s, t)) return false;
   return true;
 }
 

@@ -62,8 +62,9 @@ class TransitionSystem {
   virtual bool successors(std::string_view state, SuccessorSink& sink) = 0;
   // The first violated invariant (or error evaluating one) in `state`.
   virtual std::optional<FoundError> checkInvariants(std::string_view state) = 0;
-  // Whether every thread has terminated (so a state without successors is not a deadlock).
-  virtual bool allTerminated(std::string_view state) = 0;
+  // Whether every thread is at a valid end state (Evaluator::validEnd): a state without
+  // successors is then not a deadlock.
+  virtual bool allAtValidEnd(std::string_view state) = 0;
   // Locations of all threads, for coverage-guided search and reports.
   virtual void locations(std::string_view state, std::vector<ir::LocId>& out) = 0;
 };

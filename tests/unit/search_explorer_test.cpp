@@ -313,7 +313,7 @@ TEST_CASE("search: --timeout is honoured") {
   CHECK(r.report["stats"]["time_s"].get<double>() >= 0.2);
 }
 
-TEST_CASE("search: --deadlock finds a deadlock only where there is one") {
+TEST_CASE("search: deadlocks are found by default, and only where there is one") {
   TempDir dir;
   std::string dl = dir.write("deadlock.tdm", kDeadlock);
   for (const char* s : {"dfs", "bfs", "random"}) {
@@ -326,10 +326,32 @@ TEST_CASE("search: --deadlock finds a deadlock only where there is one") {
     CHECK(r.report["error"]["trace"].size() == 2);  // each process takes its first step
     CHECK(r.err.find("INTERNAL ERROR") == std::string::npos);
   }
-  // Without --deadlock a stuck state is just the end of the search.
+  // Reported by default (as SPIN and DiVinE do); with --no-deadlock a stuck state is just the
+  // end of the search; the two flags together are a usage error.
   auto plain = runCli({"check", dl, "--json"});
-  CHECK(plain.rc == 0);
-  CHECK(plain.report["verdict"] == "verified");
+  CHECK(plain.rc == 1);
+  CHECK(plain.report["error"]["kind"] == "deadlock");
+  auto off = runCli({"check", dl, "--no-deadlock", "--json"});
+  CHECK(off.rc == 0);
+  CHECK(off.report["verdict"] == "verified");
+  CHECK(runCli({"check", dl, "--deadlock", "--no-deadlock"}).rc == 2);
+  // A process waiting at a label starting with `end` is at a valid end state (SPIN's end labels).
+  auto endLabels = runCli({"check",
+                           dir.write("end.tdm",
+                                     "var x: int = 0;\nvar y: int = 0;\n"
+                                     "process P { A: x := 1; end_wait: await y == 2; C: skip; }\n"
+                                     "process Q { A: y := 1; endQ: await x == 2; C: skip; }\n"),
+                           "--json"});
+  CHECK(endLabels.rc == 0);
+  CHECK(endLabels.report["verdict"] == "verified");
+  auto oneEnd = runCli({"check",
+                        dir.write("end1.tdm",
+                                  "var x: int = 0;\nvar y: int = 0;\n"
+                                  "process P { A: x := 1; end_wait: await y == 2; C: skip; }\n"
+                                  "process Q { A: y := 1; B: await x == 2; C: skip; }\n"),
+                        "--json"});
+  CHECK(oneEnd.rc == 1);
+  CHECK(oneEnd.report["error"]["kind"] == "deadlock");
   // Peterson never deadlocks; processes that terminate are not deadlocked.
   auto pet = runCli({"check", conformance("peterson2.tdm"), "--deadlock", "--json"});
   CHECK(pet.rc == 0);
