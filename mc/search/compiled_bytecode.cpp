@@ -47,6 +47,9 @@ RunStatus run(const Code& code, const RunContext& ctx, int64_t& result, RunError
       case Opc::Load:
         *sp++ = s[i.a];
         break;
+      case Opc::LoadMsg:
+        *sp++ = ctx.msg[i.a];
+        break;
       case Opc::LoadT:
         *sp++ = s[ctx.tb + i.a];
         break;

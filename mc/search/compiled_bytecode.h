@@ -19,6 +19,7 @@ enum class Opc : uint8_t {
   Load,      // push s[a]
   LoadT,     // push s[tb + a]  (a variable of the running thread)
   LoadDyn,   // x = pop; push s[x]  (x an absolute slot, computed from checked indices)
+  LoadMsg,   // push msg[a]: a field of the message a rendezvous receive takes
   AddrT,     // push tb + a
   Index,     // i = pop; out of [0, a): error; push i * b
   Inst,      // i = pop; out of [0, a): error (process strings[b]); push i
@@ -93,6 +94,7 @@ struct RunContext {
   int64_t pid = 0;
   int64_t* stack = nullptr;
   const std::vector<std::string>* names = nullptr;  // process names for Inst errors
+  const int64_t* msg = nullptr;                     // LoadMsg: the message received
 };
 
 // Runs `code`; on Ok, `result` is the top of the stack (0 when the code leaves nothing).

@@ -74,6 +74,7 @@ size_t Compiler::emit(Code& c, Opc op, int32_t a, int64_t b) {
   switch (op) {
     case Opc::Const:
     case Opc::Load:
+    case Opc::LoadMsg:
     case Opc::LoadT:
     case Opc::AddrT:
     case Opc::Pid:
@@ -223,6 +224,9 @@ bool Compiler::value(ExprRef e, ir::CfaId cfa, Code& c) {
       return true;
     case Op::EnumConst:
       emit(c, Opc::Const, 0, e->payload);
+      return true;
+    case Op::Received:
+      emit(c, Opc::LoadMsg, static_cast<int32_t>(e->payload));
       return true;
     case Op::Var:
     case Op::Select:
@@ -390,8 +394,29 @@ bool compileCfa(const ir::Program& p, ir::CfaId id, const SlotLayout& layout, Co
           break;
         case ir::EdgeKind::Assumed:
           break;
+        case ir::EdgeKind::Sync: {
+          for (TypeRef f : p.channels[e.channel].fields)
+            if (!isScalar(f)) {
+              comp.why = "a rendezvous message field of type " + typeToString(f);
+              return false;
+            }
+          if (e.guard && !comp.value(e.guard, id, ec.guard)) return false;
+          if (!ec.guard.ins.empty()) comp.finish(ec.guard);
+          if (!comp.effects(e, id, ec.effects)) return false;
+          comp.finish(ec.effects);
+          for (ExprRef v : e.args) {
+            ec.values.emplace_back();
+            if (!comp.value(v, id, ec.values.back())) return false;
+            comp.finish(ec.values.back());
+          }
+          if (e.chanIndex) {
+            if (!comp.value(e.chanIndex, id, ec.index)) return false;
+            comp.finish(ec.index);
+          }
+          break;
+        }
         default:
-          comp.why = e.kind == ir::EdgeKind::Sync ? "a rendezvous" : "a call or return edge";
+          comp.why = "a call or return edge";
           return false;
       }
       out.out[l].push_back(static_cast<uint32_t>(out.edges.size()));
@@ -433,6 +458,7 @@ std::unique_ptr<CompiledProgram> compileProgram(const ir::Program& p, const Slot
                                                 std::string& why) {
   auto out = std::make_unique<CompiledProgram>();
   out->out.resize(p.locs.size());
+  out->rendezvous = p.hasRendezvous();
   Compiler comp(p, layout, *out);
   std::vector<ir::CfaId> threads = p.processes;
   if (p.rules != ir::kNone) threads.push_back(p.rules);

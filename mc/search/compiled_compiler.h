@@ -24,6 +24,10 @@ struct EdgeCode {
   uint32_t to = 0;          // index of the target location within the CFA
   bool toAtomic = false;    // the target is inside an atomic block: the thread keeps the turn
   std::string failMessage;  // Assert: "'text' failed"
+  // Sync: the values a send computes, and the channel's index in its array (empty: none). The
+  // guard and effects of a receive read the message (Opc::LoadMsg).
+  std::vector<Code> values;
+  Code index;
 };
 
 struct CompiledProgram {
@@ -31,6 +35,7 @@ struct CompiledProgram {
   std::vector<std::vector<uint32_t>> out;  // by LocId: indices into `edges`, in Location::out order
   std::vector<Code> invariants;            // by Program::invariants index
   std::vector<std::string> names;          // process names, for instance errors
+  bool rendezvous = false;                 // some edge is a Sync edge
   unsigned maxStack = 0;
 };
 

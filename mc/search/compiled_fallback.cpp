@@ -78,6 +78,28 @@ void CompiledSystem::refEmit(const exec::State& s, SuccessorSink& sink) {
   emitBytes(scratch_.data(), sink);
 }
 
+bool CompiledSystem::refSync(const int64_t* s, uint32_t t, ir::EdgeId send, uint32_t u,
+                             ir::EdgeId recv, SuccessorSink& sink) {
+  exec::State n = layout_.toExec(s);
+  NoChoices none;
+  auto r = ev_.executeSync(n, t, send, u, recv, none);
+  switch (r.status()) {
+    case exec::StepStatus::Blocked:
+    case exec::StepStatus::Terminated:
+      return false;
+    case exec::StepStatus::Error:
+      if (r.error().limit)
+        sink.incomplete(r.error().message);
+      else if (tracked(r.error().kind))
+        sink.error({r.error().kind, r.error().loc, r.error().message, move_});
+      return true;
+    case exec::StepStatus::Ok:
+      refEmit(n, sink);
+      return true;
+  }
+  return false;
+}
+
 std::optional<exec::ExecError> CompiledSystem::refInvariants(const int64_t* s) {
   auto st = ev_.checkInvariants(layout_.toExec(s));
   if (st.ok()) return std::nullopt;

@@ -97,11 +97,13 @@ bool CompiledSystem::successors(std::string_view state, SuccessorSink& sink) {
     for (uint32_t e : outOf(t, s))
       if (step(s, t, code_->edges[e], 0, sink)) any = true;
   }
+  if (code_->rendezvous && rendezvous(s, sink)) any = true;
   return any;
 }
 
 bool CompiledSystem::step(const int64_t* s, uint32_t t, const EdgeCode& ec, unsigned depth,
                           SuccessorSink& sink) {
+  if (ec.kind == ir::EdgeKind::Sync) return false;  // only with a partner (rendezvous)
   const ir::Edge& edge = p_.edges[ec.id];
   RunContext ctx = context(t, const_cast<int64_t*>(s));  // guards only read
   int64_t holds = 1;
@@ -151,6 +153,7 @@ bool CompiledSystem::step(const int64_t* s, uint32_t t, const EdgeCode& ec, unsi
 bool CompiledSystem::anyEnabled(const int64_t* s, uint32_t t) {
   for (uint32_t e : outOf(t, s)) {
     const EdgeCode& ec = code_->edges[e];
+    if (ec.kind == ir::EdgeKind::Sync) continue;  // never a step alone
     if (ec.kind != ir::EdgeKind::Command || ec.guard.empty()) return true;
     int64_t holds = 0;
     switch (run(ec.guard, context(t, const_cast<int64_t*>(s)), holds, err_)) {

@@ -56,6 +56,14 @@ class CompiledSystem final : public TransitionSystem {
   // returns whether the edge is enabled.
   bool step(const int64_t* s, uint32_t t, const EdgeCode& ec, unsigned depth, SuccessorSink& sink);
   bool anyEnabled(const int64_t* s, uint32_t t);
+  // compiled_rendezvous.cpp: every rendezvous pair from `s` (Evaluator::executeSync's rule);
+  // returns whether some pair could happen (or failed).
+  bool rendezvous(const int64_t* s, SuccessorSink& sink);
+  bool syncPair(const int64_t* s, uint32_t t, const EdgeCode& send, uint32_t u,
+                const EdgeCode& recv, SuccessorSink& sink);
+  // The reference evaluator's rendezvous, when a value left int64.
+  bool refSync(const int64_t* s, uint32_t t, ir::EdgeId send, uint32_t u, ir::EdgeId recv,
+               SuccessorSink& sink);
   void emit(const int64_t* s, SuccessorSink& sink);
   void emitBytes(const int64_t* s, SuccessorSink& sink);
   bool tracked(ir::ErrorKind k) const { return opts_.tracked[static_cast<size_t>(k)]; }

@@ -142,11 +142,19 @@ std::string mutexInvariant(const ir::Program& p) {
 }  // namespace
 
 TEST_CASE("compiled: the conformance models explore as with the generic engine") {
-  int ran = 0;
-  for (const auto& entry : fs::directory_iterator(fs::path(TANDEM_SHARED_DIR) / "conformance")) {
-    if (entry.path().extension() != ".tdm") continue;
-    CAPTURE(entry.path().string());
-    auto p = loadTdm(entry.path().string(), readFile(entry.path()));
+  int ran = 0, channels = 0;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(fs::path(TANDEM_SHARED_DIR) / "conformance"))
+    files.push_back(entry.path());
+  for (const auto& entry :
+       fs::recursive_directory_iterator(fs::path(TANDEM_SOURCE_DIR) / "tests/conformance/cases"))
+    files.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator(fs::path(TANDEM_SHARED_DIR) / "conformance-next"))
+    files.push_back(entry.path());
+  for (const auto& path : files) {
+    if (path.extension() != ".tdm") continue;
+    CAPTURE(path.string());
+    auto p = loadTdm(path.string(), readFile(path));
     if (!p || !p->isClosed() || !CompiledSystem::eligible(*p)) continue;
     for (const char* search : {"dfs", "bfs"}) {
       CAPTURE(search);
@@ -156,8 +164,10 @@ TEST_CASE("compiled: the conformance models explore as with the generic engine")
       compare(*p, o);
     }
     ++ran;
+    channels += !p->channels.empty();
   }
   CHECK(ran >= 3);
+  CHECK(channels >= 8);  // buffered and rendezvous channels (tests/conformance/cases/channels)
 }
 
 TEST_CASE("compiled: small BEEM instances explore as with the generic engine") {
