@@ -4,11 +4,13 @@
 For each instance, one after the other (never in parallel):
 
   Tandem  build/tandem check X.dve --json --quiet [--invariant prop1]
-  SPIN    dve2pml.py X.dve > model.pml; spin -a model.pml;
+  SPIN    bench/dve2pml.py X.dve > model.pml; spin -a -o2 model.pml;
           gcc -O2 -DSAFETY -DNOREDUCE -DMEMLIM=<MB> -o pan pan.c; ./pan -E -m<depth> -w<bits>
 
 CPU time of each child is the delta of resource.getrusage(RUSAGE_CHILDREN) (user + sys) around
-it; wall time is measured too. Both state counts are checked against the expected counts
+it; wall time is measured too. bench/dve2pml.py gives a Promela model with the DVE state graph,
+channels included (its docstring); `-o2` keeps SPIN from hiding write-only variables, which
+would merge DVE states. Both state counts are checked against the expected counts
 (state_counts_helena.csv); the script exits 1 if any count (or --invariant verdict) is wrong,
 2 if a tool failed to run. Python 3 standard library only. See bench/README.md.
 """
@@ -32,6 +34,10 @@ QUICK = ["peterson.1", "bakery.3", "bakery.4", "lamport.2", "szymanski.1", "ande
          "fischer.2", "mcs.1"]
 LARGE = ["bakery.5", "bakery.6", "bakery.7", "fischer.6", "lamport.6", "anderson.6",
          "peterson.4", "szymanski.4"]
+
+# models with rendezvous channels, ten families, 0.3M-1.8M states
+CHANNELS = ["pgm_protocol.7", "collision.3", "synapse.6", "cambridge.5", "leader_election.4",
+            "extinction.3", "brp.3", "iprotocol.3", "bopdp.3", "public_subscribe.2"]
 
 MIB = 1024 * 1024  # SPIN's "Megabytes" and Tandem's peak_rss_mb are both MiB
 
@@ -173,10 +179,11 @@ INIT_RE = re.compile(r"^(init \{ d_step \{ .* \}) \}$", re.M)
 
 
 def translate(args, dve, tmp):
-    """dve2pml.py, then one bench-side patch: when DVE arrays have non-uniform initialisers,
-    dve2pml adds an `init` process that fills them and then terminates. A terminated init can
-    die at any point of the search, which doubles SPIN's graph (2n+1 states). Blocking init
-    after its d_step (`; false`) keeps it alive, so the graph is the DVE graph plus exactly one
+    """Runs the translator (--dve2pml). bench/dve2pml.py initialises arrays in their
+    declarations and needs no patch. The older ../shared/tools/dve2pml.py (no channels) fills
+    non-uniform arrays in an `init` process that then terminates; a terminated init can die at
+    any point of the search, which doubles SPIN's graph (2n+1 states). For it, init is blocked
+    after its d_step (`; false`), so the graph is the DVE graph plus exactly one
     pre-initialisation state and one transition. Returns (pml path, extra states)."""
     pml = tmp / "model.pml"
     r = run([sys.executable, str(args.dve2pml), str(dve)], cwd=tmp, stdout_path=pml)
@@ -215,8 +222,12 @@ def run_spin(args, dve, inst, tmp, expected_states):
     res = {}
     pml, init_extra = translate(args, dve, tmp)
     res["init_extra_states"] = init_extra
-    r = run([args.spin, "-a", pml.name], cwd=tmp, timeout=args.timeout)
-    res["spin_a_cpu_s"] = r.cpu
+    # -o2: keep write-only variables in the state vector (SPIN hides them by default, which
+    # merges states that differ only in such a variable: collision.1 would have 1,869 states
+    # instead of 5,593)
+    spin_cmd = [args.spin, "-a", "-o2", pml.name]
+    r = run(spin_cmd, cwd=tmp, timeout=args.timeout)
+    res.update({"spin_cmd": spin_cmd, "spin_a_cpu_s": r.cpu})
     if r.rc != 0 or not (tmp / "pan.c").exists():
         res["error"] = f"spin -a failed (exit {r.rc}): {(r.err or r.out).strip()[:300]}"
         return res
@@ -386,6 +397,14 @@ def format_table(header, rows, markdown):
     return "\n".join([fmt(header), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
 
 
+def shown(path):
+    """A path relative to the repository when it is inside it."""
+    try:
+        return str(path.relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
 def machine_info(args):
     cpu = "?"
     try:
@@ -415,6 +434,7 @@ def machine_info(args):
             f"{platform.release()}",
             f"tandem:  {args.tandem} ({first_line([str(args.tandem), '--version'])})",
             f"spin:    {first_line([args.spin, '-V'])}; cc: {first_line([args.cc, '--version'])}",
+            f"model:   {shown(args.dve2pml)} X.dve > model.pml; spin -a -o2 model.pml",
             f"pan:     -O2 -DSAFETY -DNOREDUCE -DMEMLIM={args.memlim}; ./pan -E -m<depth> "
             f"-w<bits>, 2^bits >= 2 x expected states"]
 
@@ -445,14 +465,17 @@ def main():
                "2 a tool failed or bad arguments.")
     ap.add_argument("--large", action="store_true",
                     help="add the large set: " + ",".join(LARGE))
+    ap.add_argument("--channels", action="store_true",
+                    help="run the channel set instead of the quick set: " + ",".join(CHANNELS))
     ap.add_argument("--instances", help="comma-separated instances (replaces the default set)")
     ap.add_argument("--tandem", type=Path, default=REPO / "build" / "tandem",
                     help="tandem binary (default: %(default)s)")
     ap.add_argument("--tandem-arg", action="append", default=[], metavar="ARG",
                     help="extra argument for `tandem check` (repeatable)")
     ap.add_argument("--shared", type=Path, default=REPO.parent / "shared",
-                    help="the shared folder with external/beem and tools/dve2pml.py "
-                         "(default: %(default)s)")
+                    help="the shared folder with external/beem (default: %(default)s)")
+    ap.add_argument("--dve2pml", type=Path, default=REPO / "bench" / "dve2pml.py",
+                    help="the DVE -> Promela translator (default: %(default)s)")
     ap.add_argument("--spin", default="spin", help="spin command (default: %(default)s)")
     ap.add_argument("--cc", default="gcc", help="C compiler for pan.c (default: %(default)s)")
     ap.add_argument("--memlim", type=int, default=default_memlim(),
@@ -473,7 +496,7 @@ def main():
 
     args.tandem = args.tandem.resolve()
     args.shared = args.shared.resolve()
-    args.dve2pml = args.shared / "tools" / "dve2pml.py"
+    args.dve2pml = args.dve2pml.resolve()
     dve_dir = args.shared / "external" / "beem" / "dve"
     for what, p in (("tandem binary", args.tandem), ("dve2pml.py", args.dve2pml),
                     ("BEEM folder", dve_dir)):
@@ -488,7 +511,7 @@ def main():
     if args.instances:
         instances = [i.strip() for i in args.instances.split(",") if i.strip()]
     else:
-        instances = QUICK + (LARGE if args.large else [])
+        instances = (CHANNELS if args.channels else QUICK) + (LARGE if args.large else [])
     counts, prop1 = load_expected(args.shared)
     for inst in instances:
         if not (dve_dir / f"{inst}.dve").exists():

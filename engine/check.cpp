@@ -162,7 +162,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   eo.search = r.search;
   eo.seed = r.seed;
   eo.budget = &rb.budget;
-  eo.deadlock = go.entry == ir::kNone && r.deadlock.value_or(true);
+  eo.deadlock = go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
   eo.progress = &rb.progress;
   eo.graphLimit = r.dot.empty() ? 0 : kDotLimit;
   search::Explorer ex(sys, eo);

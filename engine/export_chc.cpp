@@ -18,6 +18,8 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
   h.tracked = r.tracked;
   h.cutpoints = r.cutpoints;
   h.entry = entryOf(r, p);
+  if (r.deadlock && h.entry != ir::kNone)
+    throw usageError("--deadlock and --no-deadlock apply to closed systems");
   exec::NativeRegistry natives;
   loadNatives(r, p, natives);
   RunBudget rb(r);

@@ -124,6 +124,8 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
   } else {
     po.entry = entryOf(r, p);
   }
+  if (r.deadlock && po.entry != ir::kNone)
+    throw usageError("--deadlock and --no-deadlock apply to closed systems");
   if (!r.predicatesFile.empty()) po.extraPredicates.global = readPredicates(r.predicatesFile, p);
   if (r.maxPredicates && !usesDefaultPredicates(p, r))
     throw usageError(

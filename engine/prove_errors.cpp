@@ -38,10 +38,10 @@ std::string labelOf(const ir::Program& p, const fabricate::ProveTrace& t) {
 
 std::vector<TraceStep> proveSteps(const ir::Program& p, const fabricate::ProveTrace& t) {
   std::vector<TraceStep> steps = traceSteps(p, toSearchTrace(t));
-  if (steps.empty()) {  // the failing state itself was fabricated
+  if (steps.empty()) {  // the failing state itself was fabricated, or is an initial state
     TraceStep ts;
     ts.label = labelOf(p, t);
-    ts.statement = "(fabricated state)";
+    ts.statement = t.fabricated ? "(fabricated state)" : "(initial state)";
     ts.state = stateJson(p, t.initial);
     if (p.isClosed()) ts.locations = locationsJson(p, t.initial);
     steps.push_back(std::move(ts));

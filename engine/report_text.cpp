@@ -115,10 +115,13 @@ void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
   if (!potential.empty() && (r.verdict != Verdict::Error || potential.size() > 1)) {
     os << "potential errors (" << potential.size() << "), each from the first abstract state it "
        << "was reached from, and its triage:\n";
-    for (const json& e : potential)
-      os << "  " << e["kind"].get<std::string>() << " at line " << num(e["line"]) << ", column "
-         << num(e["column"]) << ", from " << e["location"].get<std::string>() << ": "
-         << e["state"].get<std::string>() << "\n    " << e["triage"].get<std::string>() << "\n";
+    for (const json& e : potential) {
+      os << "  " << e["kind"].get<std::string>();
+      if (e.value("line", 0) != 0)  // a deadlock has no source position
+        os << " at line " << num(e["line"]) << ", column " << num(e["column"]);
+      os << ", from " << e["location"].get<std::string>() << ": " << e["state"].get<std::string>()
+         << "\n    " << e["triage"].get<std::string>() << "\n";
+    }
   }
   os << num(st["abstract_states"]) << " abstract states, " << num(st["fabricated_states"])
      << " fabricated states, " << num(st["solver_queries"]) << " solver queries, "

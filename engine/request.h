@@ -42,7 +42,10 @@ struct Request {
   std::ostream* progress = nullptr;  // the progress line; null: none
   std::ostream* diag = nullptr;      // warnings and notes (stderr); null: none
   bool quiet = false;                // no notes (warnings still go to `diag`)
-  std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
+  // The error kinds reported (--check); deadlocks only in closed systems, where --deadlock and
+  // --no-deadlock (`deadlock`, set when given: a usage error for open systems) override --check.
+  std::array<bool, ir::kErrorKinds> tracked = ir::allErrorKinds();
+  std::optional<bool> deadlock;
   SolverRequest solver;
   std::vector<std::string> natives;  // plugin libraries, loaded in order
   // The process ends right after the report: what the run built (the solver's term caches, the
@@ -54,8 +57,6 @@ struct Request {
 enum class Inputs : uint8_t { Symbolic, Tests };
 
 struct CheckRequest : Request {
-  // Report deadlocks: --deadlock (true), --no-deadlock (false); unset: on for closed systems.
-  std::optional<bool> deadlock;
   std::optional<Inputs> inputs;      // check --entry: symbolic (default) or `test` inputs only
   std::optional<uint64_t> maxCalls;  // check --class
   std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
@@ -86,7 +87,6 @@ struct TestgenRequest : Request {
 struct RunRequest : Request {
   std::vector<std::string> args;  // the entry's arguments, as text
   uint64_t steps = 1000;          // a closed system walks this many steps
-  std::optional<bool> deadlock;   // as CheckRequest::deadlock
 };
 
 struct ExportChcRequest : Request {

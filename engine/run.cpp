@@ -184,7 +184,7 @@ void Walk::go(exec::State& s) {
         done = done && ev_.terminated(s, t);
         ended = ended && ev_.validEnd(s, t);
       }
-      if (!ended && p_.isClosed() && r_.deadlock.value_or(true)) {
+      if (!ended && p_.isClosed() && tracked(ir::ErrorKind::Deadlock)) {
         error = ErrorInfo{"deadlock", "(deadlock)", 0, "no process can move", {}};
         if (!recent.empty()) error->label = recent.back().label;
         return;

@@ -26,6 +26,10 @@ using symbolic::FragmentBuilder;
 using symbolic::FragmentEnd;
 using symbolic::SymConfig;
 
+exec::ExecError deadlockError() {
+  return exec::ExecError{ir::ErrorKind::Deadlock, SourceLoc{}, "no process can move", false};
+}
+
 class Prover {
  public:
   Prover(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver, const ProveOptions& o)
@@ -97,7 +101,7 @@ class Prover {
     if (p_.isClosed())
       for (const exec::Thread& t : s.threads)
         if (t.frames.size() != 1) return false;
-    return frag_.isCutpoint(abs_.locations(s));
+    return frag_.isAbstractionPoint(abs_.locations(s));
   }
   // Adds `a`, first reached from abstract state `from` (-1: an initial one); returns its id and
   // whether it is new.
@@ -354,9 +358,13 @@ class Prover::ExecVisitor final : public search::SearchVisitor {
     }
     if (pr_.o_.engine != ProveOptions::Engine::Fabricate) return;  // baselines do not execute
     Sink sink(pr_, id);
-    pr_.sys_.successors(enc, sink);
+    const bool moves = pr_.sys_.successors(enc, sink);
     for (const search::FoundError& e : sink.errors)
       pr_.recordProblem(id, exec::ExecError{e.kind, e.loc, e.message, false}, &e.move);
+    if (!moves && pr_.p_.isClosed() &&
+        pr_.o_.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)] &&
+        !pr_.sys_.allAtValidEnd(enc))
+      pr_.recordProblem(id, deadlockError(), nullptr);
     for (size_t n : sink.fresh) push(n);
   }
   bool finished() const override {

@@ -44,8 +44,18 @@ std::optional<TriageResult> explicitSearch(const ir::Program& p, exec::Evaluator
   search::ExploreOptions eo;
   eo.search = search::Strategy::Bfs;  // shortest traces first
   eo.budget = &budget;
+  eo.deadlock = p.isClosed() && tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
   search::Explorer ex(sys, eo);
   search::ExploreResult res = ex.run();
+  if (res.outcome == search::Outcome::Deadlock) {
+    search::Trace tr = search::buildTrace(sys, ex.store(), res, sys, ev);
+    if (!tr.replayed) return std::nullopt;
+    return TriageResult{
+        exec::ExecError{ir::ErrorKind::Deadlock, SourceLoc{}, "no process can move", false},
+        std::move(tr),
+        std::nullopt,
+        {}};
+  }
   if (res.outcome != search::Outcome::ErrorFound) return std::nullopt;
   search::Trace tr = search::buildTrace(sys, ex.store(), res, sys, ev);
   if (!tr.replayed) return std::nullopt;

@@ -86,8 +86,8 @@ std::vector<OptionSpec> buildTable() {
     // Properties.
     {"check", 0, V::List, "KIND,...", "all", "error kinds tracked: assert, invariant, index-out-of-bounds, null-deref, div-by-zero, negative-size", kAnalyses, {}, to(&Options::checkKinds)},
     {"invariant", 0, V::Repeated, "EXPR", "", "an extra safety property (an expression); repeatable", kCheck | kProve | kTestgen | kRun | kExport | kIr, {}, to(&Options::invariants)},
-    {"deadlock", 0, V::Flag, "", "on", "report deadlocks: states of closed systems where no process can move and some process is not at a valid end (the default)", kCheck | kRun, {}, to(&Options::deadlock)},
-    {"no-deadlock", 0, V::Flag, "", "", "do not report deadlocks of closed systems", kCheck | kRun, {}, to(&Options::noDeadlock)},
+    {"deadlock", 0, V::Flag, "", "on", "report deadlocks: states of closed systems where no process can move and some process is not at a valid end (the default)", kCheck | kRun | kProve | kExport, {}, to(&Options::deadlock)},
+    {"no-deadlock", 0, V::Flag, "", "", "do not report deadlocks of closed systems", kCheck | kRun | kProve | kExport, {}, to(&Options::noDeadlock)},
     // Output.
     {"json", 0, V::Flag, "", "", "print the JSON report on stdout (docs/json.md)", kAll, {}, to(&Options::json)},
     {"trace", 0, V::Flag, "", "", "print the counterexample trace", kCheck | kProve | kTestgen, {}, to(&Options::trace)},

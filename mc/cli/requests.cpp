@@ -17,10 +17,18 @@ std::array<bool, ir::kErrorKinds> trackedKinds(const Options& o) {
     if (!kind)
       throw engine::usageError("unknown error kind '" + k +
                                "' in --check (kinds: assert, invariant, index-out-of-bounds, "
-                               "null-deref, div-by-zero, negative-size)");
+                               "null-deref, div-by-zero, negative-size, deadlock)");
     t[static_cast<size_t>(*kind)] = true;
   }
   return t;
+}
+
+// --deadlock / --no-deadlock; unset: deadlocks of closed systems are reported.
+std::optional<bool> deadlockMode(const Options& o) {
+  if (o.deadlock && o.noDeadlock) throw engine::usageError("--deadlock and --no-deadlock conflict");
+  if (o.deadlock) return true;
+  if (o.noDeadlock) return false;
+  return std::nullopt;
 }
 
 void fillCommon(engine::Request& r, const Options& o, const Streams& s) {
@@ -39,6 +47,8 @@ void fillCommon(engine::Request& r, const Options& o, const Streams& s) {
   r.diag = s.diag;
   r.quiet = o.quiet;
   r.tracked = trackedKinds(o);
+  r.deadlock = deadlockMode(o);
+  if (r.deadlock) r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)] = *r.deadlock;
   r.solver.backend = o.solver;
   r.solver.timeoutMs = static_cast<unsigned>(std::min<uint64_t>(o.solverTimeoutMs, 1u << 31));
   r.solver.smtLog = o.smtLog;
@@ -62,18 +72,9 @@ symbolic::MixedOptions mixedOptions(const Options& o, symbolic::Solving solving)
 
 }  // namespace
 
-// --deadlock / --no-deadlock; unset: deadlocks of closed systems are reported.
-std::optional<bool> deadlockMode(const Options& o) {
-  if (o.deadlock && o.noDeadlock) throw engine::usageError("--deadlock and --no-deadlock conflict");
-  if (o.deadlock) return true;
-  if (o.noDeadlock) return false;
-  return std::nullopt;
-}
-
 engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
   engine::CheckRequest r;
   fillCommon(r, o, s);
-  r.deadlock = deadlockMode(o);
   if (o.testsOnly) r.inputs = *o.testsOnly ? engine::Inputs::Tests : engine::Inputs::Symbolic;
   r.maxCalls = o.maxCalls;
   r.solving = o.solving;
@@ -119,7 +120,6 @@ engine::RunRequest runRequest(const Options& o, const Streams& s) {
   fillCommon(r, o, s);
   r.args = o.args;
   r.steps = o.steps;
-  r.deadlock = deadlockMode(o);
   return r;
 }
 

@@ -108,6 +108,11 @@ std::vector<bool> localStepLocations(const Program& p) {
   for (const Edge& e : p.edges) forEachExpr(e, [&](ExprRef x) { named.collect(x); });
   for (const Property& inv : p.invariants) named.collect(inv.expr);
   for (ExprRef x : p.inits) named.collect(x);
+  // Nor where a rendezvous brings its receiver: that step is the sender's (a fragment of `prove`
+  // goes on with the sender), so the receiver's next step could not be run at once after it.
+  std::unordered_set<LocId> received;
+  for (const Edge& e : p.edges)
+    if (e.kind == EdgeKind::Sync && !e.syncSend) received.insert(e.to);
   for (ExprRef x : p.predicates) named.collect(x);
   for (const Cfa& c : p.cfas)
     for (ExprRef x : c.predicates) named.collect(x);
@@ -136,7 +141,7 @@ std::vector<bool> localStepLocations(const Program& p) {
       bool intoAtomic = false;
       for (EdgeId e : l.out) intoAtomic = intoAtomic || p.locs[p.edges[e].to].atomic;
       local[id] = !l.isEntry && !l.isExit && !l.atomic && !intoAtomic && !named.locs.count(id) &&
-                  isLocalStep(p, l, own);
+                  !received.count(id) && isLocalStep(p, l, own);
     }
     // Every cycle through local steps alone keeps one of them as a cutpoint: a depth-first
     // search over the local locations; the target of each back edge stays a cutpoint.

@@ -16,6 +16,8 @@ const char* errorKindName(ErrorKind k) {
       return "div-by-zero";
     case ErrorKind::NegativeSize:
       return "negative-size";
+    case ErrorKind::Deadlock:
+      return "deadlock";
   }
   return "?";
 }

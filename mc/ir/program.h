@@ -4,6 +4,7 @@
 // call, or the return to a caller. All analyses run on this form (LANGUAGE.md, "Semantics").
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -29,10 +30,17 @@ enum class ErrorKind : uint8_t {
   NullDeref,
   DivByZero,
   NegativeSize,
+  Deadlock,  // closed systems: no process can move and some is not at a valid end
 };
-inline constexpr int kErrorKinds = 6;
+inline constexpr int kErrorKinds = 7;
 const char* errorKindName(ErrorKind k);  // "assert", "index-out-of-bounds", ...
 std::optional<ErrorKind> parseErrorKind(const std::string& s);
+// Every kind tracked (the default of --check).
+constexpr std::array<bool, kErrorKinds> allErrorKinds() {
+  std::array<bool, kErrorKinds> t{};
+  t.fill(true);
+  return t;
+}
 
 enum class VarScope : uint8_t {
   Global,        // one slot in the global store

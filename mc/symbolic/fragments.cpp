@@ -28,6 +28,13 @@ bool FragmentBuilder::isCutpoint(const std::vector<ir::LocId>& pcs) const {
   return true;
 }
 
+bool FragmentBuilder::isAbstractionPoint(const std::vector<ir::LocId>& pcs) const {
+  if (!p_.isClosed()) return isCutpoint(pcs);
+  for (ir::LocId l : pcs)
+    if (!cut_[l]) return false;
+  return true;
+}
+
 SymValue FragmentBuilder::freshValue(TypeRef t, const std::string& name) const {
   if (t->isFixedArray() && !(t->elem->isIntegral() || t->elem->kind == TypeKind::Bool ||
                              t->elem->kind == TypeKind::Enum)) {
@@ -170,6 +177,12 @@ class FragmentBuilder::Policy final : public TransferPolicy {
 
   void successor(SymState&& s, ir::EdgeId) override { next_.push_back(config(std::move(s))); }
 
+  void synced(SymState&& s, ir::EdgeId, exec::ThreadId u, ir::EdgeId recvId) override {
+    SymConfig c = config(std::move(s));
+    c.pcs[u] = p_.edges[recvId].to;
+    next_.push_back(std::move(c));
+  }
+
   void returned(const SymState& s, ir::EdgeId id) override {
     if (p_.isClosed()) throw NotImplemented("fabrication across returns in processes");
     if (b_.class_ != ir::kNone && s.frames.back().self != exec::kNoObject) {
@@ -293,12 +306,74 @@ SymState FragmentBuilder::threadState(const SymConfig& c, size_t t) const {
   return s;
 }
 
+// The condition under which thread `t` takes some step from `from` (or fails trying): the
+// disjunction, over what its steps from `from` produced (successors in `next`, error ends from
+// `ends[firstEnd]` on), of the conditions each added to `from`'s path condition.
+ExprRef FragmentBuilder::moved(const SymConfig& from, const std::vector<SymConfig>& next,
+                               const std::vector<FragmentEnd>& ends, size_t firstEnd) const {
+  ExprManager& em = *p_.exprs;
+  const size_t prefix = from.st.pathCond.size();
+  ExprRef any = em.falseExpr();
+  auto add = [&](const std::vector<ExprRef>& cond) {
+    std::vector<ExprRef> rest(cond.begin() + static_cast<std::ptrdiff_t>(prefix), cond.end());
+    any = em.mkOr(any, em.mkAnd(std::span<const ExprRef>(rest)));
+  };
+  for (const SymConfig& n : next) add(n.st.pathCond);
+  for (size_t e = firstEnd; e < ends.size(); ++e) add(ends[e].pathCond);
+  return any;
+}
+
+bool FragmentBuilder::allAtValidEnd(const std::vector<ir::LocId>& pcs) const {
+  if (!p_.endStates) return false;
+  for (ir::LocId l : pcs) {
+    bool terminated = true;  // as exec::Evaluator::validEnd: nothing leaves, or an end label
+    for (ir::EdgeId id : p_.locs[l].out)
+      terminated = terminated && p_.edges[id].kind == ir::EdgeKind::Return;
+    if (!terminated && !p_.endLabelled(l)) return false;
+  }
+  return true;
+}
+
+void FragmentBuilder::stepThread(const SymConfig& b, size_t t, Policy& policy) const {
+  const bool closed = p_.isClosed();
+  const Mover mover{static_cast<exec::ThreadId>(t),
+                    closed ? std::span<const ir::LocId>(b.pcs) : std::span<const ir::LocId>()};
+  for (ir::EdgeId id : p_.locs[closed ? b.pcs[t] : b.pcs.back()].out) {
+    const ir::Edge& e = p_.edges[id];
+    if (e.kind != ir::EdgeKind::Sync) {
+      transfer_.step(threadState(b, t), mover, id, policy);
+      continue;
+    }
+    if (p_.locs[e.from].atomic) throw NotImplemented("a rendezvous inside an atomic block");
+    if (!e.syncSend) continue;  // a receive is the partner of a sender's step
+    for (size_t u = 0; u < b.pcs.size(); ++u) {
+      if (u == t) continue;
+      for (ir::EdgeId rid : p_.locs[b.pcs[u]].out) {
+        const ir::Edge& re = p_.edges[rid];
+        if (re.kind != ir::EdgeKind::Sync || re.syncSend || re.channel != e.channel) continue;
+        // The fragment goes on with the sender; a receiver inside an atomic block would have to
+        // move first.
+        if (p_.locs[re.to].atomic)
+          throw NotImplemented("a rendezvous whose receiver enters an atomic block");
+        transfer_.stepSync(threadState(b, t), mover, id, static_cast<exec::ThreadId>(u), rid,
+                           policy);
+      }
+    }
+  }
+}
+
 std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const {
   std::vector<FragmentEnd> ends;
   constexpr size_t kMaxBranches = 100000;
   size_t made = 0;
   const bool closed = p_.isClosed();
   const size_t threads = closed ? pre.pcs.size() : 1;
+  ExprManager& em = *p_.exprs;
+  // Deadlocks of closed systems: the prestate where no thread moves, unless all are at a valid
+  // end (LANGUAGE.md, Semantics).
+  const bool deadlocks =
+      closed && transfer_.tracks(ir::ErrorKind::Deadlock) && !allAtValidEnd(pre.pcs);
+  std::vector<ExprRef> stuck;
   // The prestate's facts stay with it: a fragment's condition and edges are its path's.
   SymConfig start = pre;
   start.st.pathCond.clear();
@@ -310,16 +385,28 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
     while (!work.empty()) {
       SymConfig b = std::move(work.back());
       work.pop_back();
-      if (!first && isCutpoint(b.pcs)) {
+      // Another thread may be inside an atomic block, where it was blocked: it no longer holds
+      // the others back (isAbstractionPoint).
+      if (!first &&
+          (closed ? isAbstractionPoint(b.pcs) && !p_.locs[b.pcs[t]].atomic : isCutpoint(b.pcs))) {
         ends.push_back(Policy::end(FragmentEnd::Kind::Cutpoint, std::move(b)));
         continue;
       }
       std::vector<SymConfig> next;
+      const size_t endsBefore = ends.size();
       Policy policy(*this, b.pcs, t, next, ends);
-      const Mover mover{static_cast<exec::ThreadId>(t),
-                        closed ? std::span<const ir::LocId>(b.pcs) : std::span<const ir::LocId>()};
-      for (ir::EdgeId id : p_.locs[closed ? b.pcs[t] : b.pcs.back()].out)
-        transfer_.step(threadState(b, t), mover, id, policy);
+      stepThread(b, t, policy);
+      if (closed && (first || p_.locs[b.pcs[t]].atomic)) {
+        ExprRef moves = moved(b, next, ends, endsBefore);
+        if (first && deadlocks) stuck.push_back(em.mkNot(moves));
+        // Blocked inside an atomic block, the thread lets the others move (as SPIN): the state is
+        // a meeting point like a cutpoint (isAbstractionPoint).
+        if (!first && !moves->isTrue() && isAbstractionPoint(b.pcs)) {
+          SymConfig blocked = b;
+          blocked.st.pathCond.push_back(em.mkNot(moves));
+          ends.push_back(Policy::end(FragmentEnd::Kind::Cutpoint, std::move(blocked)));
+        }
+      }
       first = false;
       made += next.size();
       if (made > kMaxBranches)
@@ -327,6 +414,13 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
       for (SymConfig& n : next) work.push_back(std::move(n));
     }
     for (size_t e = before; e < ends.size(); ++e) ends[e].thread = static_cast<uint32_t>(t);
+  }
+  if (deadlocks) {
+    SymConfig at = start;
+    at.st.pathCond = {em.mkAnd(std::span<const ExprRef>(stuck))};
+    FragmentEnd e = Policy::end(FragmentEnd::Kind::Error, std::move(at));
+    e.error = exec::ExecError{ir::ErrorKind::Deadlock, SourceLoc{}, "no process can move", false};
+    if (!e.pathCond[0]->isFalse()) ends.push_back(std::move(e));
   }
   return ends;
 }

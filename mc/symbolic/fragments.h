@@ -48,7 +48,12 @@ class FragmentBuilder {
   // of every method, with fresh symbols as arguments (so that the invariance check quantifies
   // over them).
   std::vector<FragmentEnd> fragments(const SymConfig& pre) const;
+  // Where a fragment ends: every thread at a cutpoint, none inside an atomic block.
   bool isCutpoint(const std::vector<ir::LocId>& pcs) const;
+  // Where abstract states can be: the cutpoints, and in closed systems also the states where a
+  // thread is blocked inside an atomic block (then the others move; fragments end there under
+  // the condition that it is blocked).
+  bool isAbstractionPoint(const std::vector<ir::LocId>& pcs) const;
 
  private:
   class Policy;  // the transfer relation's policy for fragments
@@ -56,6 +61,15 @@ class FragmentBuilder {
   // systems, a frame of its process at its location.
   SymState threadState(const SymConfig& c, size_t t) const;
   SymValue freshValue(TypeRef t, const std::string& name) const;
+  // Thread `t`'s steps from `b`: its edges, and for a rendezvous send, one step per receive of
+  // another thread on the same channel.
+  void stepThread(const SymConfig& b, size_t t, Policy& policy) const;
+  // The condition under which the steps from `from` that produced `next` and the error ends
+  // from `ends[firstEnd]` on happen: some step is taken (or fails).
+  ExprRef moved(const SymConfig& from, const std::vector<SymConfig>& next,
+                const std::vector<FragmentEnd>& ends, size_t firstEnd) const;
+  // Every thread at a valid end: terminated, or at a label starting with `end`.
+  bool allAtValidEnd(const std::vector<ir::LocId>& pcs) const;
   // Values a reference of frame `depth` can have: null, or the address of a variable whose
   // address the code of that frame or of a caller takes.
   std::vector<SymValue> refCandidates(TypeRef refType, const std::vector<ir::LocId>& pcs,

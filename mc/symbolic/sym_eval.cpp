@@ -277,6 +277,10 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       return evalProcessLocal(c, e);
     case Op::AtLoc:
       return atLocationResidue(c, e);
+    case Op::Received:
+      if (e->payload >= c.s.message.size())
+        throw NotImplemented("a received field outside a rendezvous");
+      return c.s.message[e->payload];
     default: {
       std::vector<ExprRef> kids;
       for (ExprRef k : e->kids) kids.push_back(scalarOf(evalIn(c, k), e));

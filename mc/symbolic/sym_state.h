@@ -155,6 +155,9 @@ struct SymState {
   // symbolic execution does not have: a concrete replay needs them, exploration does not.
   std::vector<ExprRef> limits;
   uint32_t depth = 0;  // steps taken
+  // During a rendezvous step only: the values sent, which the receiver's guard and assignments
+  // read (Op::Received).
+  std::vector<SymValue> message;
 
   SymFrame& top() { return frames.back(); }
   const SymFrame& top() const { return frames.back(); }

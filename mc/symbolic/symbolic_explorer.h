@@ -57,7 +57,7 @@ struct ExploreOptions {
   search::Budget* budget = nullptr;
   search::Limits limits;
   search::Progress* progress = nullptr;  // null: no progress line
-  std::array<bool, ir::kErrorKinds> tracked{true, true, true, true, true, true};
+  std::array<bool, ir::kErrorKinds> tracked = ir::allErrorKinds();
   bool stopAtError = true;  // check: the first error ends the search; testgen: go on
   // Class analysis: method calls after init along one path (nullopt: unbounded).
   std::optional<uint64_t> maxCalls;

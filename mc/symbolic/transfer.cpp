@@ -119,8 +119,8 @@ void Transfer::step(SymState s, const Mover& t, ir::EdgeId id, TransferPolicy& p
       }
       if (!returnToCaller(c, id)) return;
       break;
-    case ir::EdgeKind::Sync:
-      throw NotImplemented("rendezvous channels in symbolic execution");
+    case ir::EdgeKind::Sync:  // only in pairs (stepSync)
+      throw NotImplemented("a rendezvous step of one process alone");
   }
   s.pathCondAt.resize(s.pathCond.size(), static_cast<uint32_t>(s.path.size()));
   s.path.push_back(id);

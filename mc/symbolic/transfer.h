@@ -49,6 +49,14 @@ class TransferPolicy {
   virtual SymValue input(SymState& s, InputKind kind, TypeRef t, const std::string& name) = 0;
   // `s` after edge `id` (recorded in s.path).
   virtual void successor(SymState&& s, ir::EdgeId id) = 0;
+  // Closed systems: `s` after the rendezvous of its thread's send `sendId` with the receive
+  // `recvId` of thread `u` (both recorded in s.path, the send first); `s`'s frame is the
+  // sender's, the receiver is now at the receive's target.
+  // Default: the engine has no closed systems with channels.
+  virtual void synced(SymState&& /*s*/, ir::EdgeId /*sendId*/, exec::ThreadId /*u*/,
+                      ir::EdgeId /*recvId*/) {
+    throw NotImplemented("rendezvous channels in this analysis");
+  }
   // The bottom frame of `s` returns by edge `id` (not recorded): the explorer ends the path or
   // calls the methods of the class analysis; fragments end or call every method.
   virtual void returned(const SymState& s, ir::EdgeId id) = 0;
@@ -83,6 +91,11 @@ class Transfer {
   // Takes edge `id` (out of the location of `t`'s top frame) from `s`; the successor, errors and
   // the bottom frame's return go to `policy`.
   void step(SymState s, const Mover& t, ir::EdgeId id, TransferPolicy& policy) const;
+  // Closed systems: the rendezvous of the send `sendId` of `t` (whose frame `s` holds) with the
+  // receive `recvId` of thread `u` (at its source), as one step (transfer_sync.cpp); the
+  // successor goes to policy.synced.
+  void stepSync(SymState s, const Mover& t, ir::EdgeId sendId, exec::ThreadId u, ir::EdgeId recvId,
+                TransferPolicy& policy) const;
   // The path of `s` ends here: its bottom frame can only return (or is stuck).
   bool atBottomExit(const SymState& s) const;
 
@@ -104,6 +117,7 @@ class Transfer {
   // or ir::kNone.
   ir::EdgeId callEdgeAt(ir::LocId site, ir::CfaId callee) const;
   const SymEvaluator& evaluator() const { return ev_; }
+  bool tracks(ir::ErrorKind k) const { return tracked_[static_cast<size_t>(k)]; }
 
  private:
   struct Ctx;  // one run of the relation: the state, the mover, the policy

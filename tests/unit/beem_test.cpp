@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -146,4 +147,108 @@ TEST_CASE("beem: state counts and prop1 verdicts of mutex_expected.csv") {
     }
   }
   CHECK(ran >= (kSuiteLimit > 100000 ? 15 : 5));
+}
+
+namespace {
+
+#ifdef TANDEM_SANITIZED
+constexpr long kCountLimit = 5000;  // states, under ASan+UBSan
+#else
+constexpr long kCountLimit = 50000;   // states; the rest of the suite is in bench/beem_suite.py
+#endif
+
+struct Count {
+  std::string instance;
+  long states = -1, transitions = -1;
+};
+
+// state_counts_helena.csv: instance,states,transitions,source.
+std::vector<Count> readCounts(const fs::path& csv) {
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<Count> out;
+  while (std::getline(in, line)) {
+    auto f = splitCsv(line);
+    if (f.size() < 3) continue;
+    out.push_back(Count{f[0], std::stol(f[1]), std::stol(f[2])});
+  }
+  return out;
+}
+
+}  // namespace
+
+// Every instance of the 204 (channels, buffered and rendezvous, included) up to the limit:
+// Helena's exact state and transition counts under dfs and bfs.
+TEST_CASE("beem: the exact counts of every small instance of state_counts_helena.csv") {
+  fs::path beem = fs::path(TANDEM_SHARED_DIR) / "external" / "beem";
+  auto rows = readCounts(beem / "expected" / "state_counts_helena.csv");
+  REQUIRE(rows.size() == 204);
+  int ran = 0, channels = 0;
+  for (const Count& r : rows) {
+    if (r.states > kCountLimit) continue;
+    fs::path model = beem / "dve" / (r.instance + ".dve");
+    std::ifstream in(model);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (text.str().find("channel") != std::string::npos) ++channels;
+    CAPTURE(r.instance);
+    for (const char* search : {"dfs", "bfs"}) {
+      CAPTURE(search);
+      int rc = 0;
+      auto j = check({model.string(), "--search", search}, rc);
+      CHECK(rc == 0);
+      CHECK(j["stats"]["states"] == r.states);
+      CHECK(j["stats"]["transitions"] == r.transitions);
+    }
+    ++ran;
+  }
+  CHECK(ran >= (kCountLimit > 10000 ? 82 : 29));  // the instances up to 50,000 (5,000) states
+  CHECK(channels >= (kCountLimit > 10000 ? 51 : 17));
+}
+
+// The prop1 verdicts of bench/beem_prop1.tsv (definitions read from the beem-btor encodings of
+// the BEEM properties) for the instances up to the limit: reachable -> an invariant error,
+// safe -> verified.
+TEST_CASE("beem: prop1 verdicts of reachability_prop1_expected.txt") {
+  fs::path beem = fs::path(TANDEM_SHARED_DIR) / "external" / "beem";
+  std::map<std::string, long> states;
+  for (const Count& r : readCounts(beem / "expected" / "state_counts_helena.csv"))
+    states[r.instance] = r.states;
+  std::map<std::string, std::string> expected;  // the shared file is the reference
+  {
+    std::ifstream in(beem / "expected" / "reachability_prop1_expected.txt");
+    std::string line;
+    while (std::getline(in, line)) {
+      auto dot = line.find(".prop1: ");
+      if (dot != std::string::npos) expected[line.substr(0, dot)] = line.substr(dot + 8);
+    }
+  }
+  std::ifstream tsv(fs::path(TANDEM_SOURCE_DIR) / "bench" / "beem_prop1.tsv");
+  std::string line;
+  int ran = 0, reachable = 0;
+  while (std::getline(tsv, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("instance\t", 0) == 0) continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
+    REQUIRE(f.size() >= 3);
+    CAPTURE(f[0]);
+    REQUIRE(expected.count(f[0]));
+    CHECK(expected[f[0]] == f[1]);
+    if (!states.count(f[0]) || states[f[0]] > kCountLimit) continue;
+    int rc = 0;
+    fs::path model = beem / "dve" / (f[0] + ".dve");
+    auto j = check({model.string(), "--search", "bfs", "--invariant", f[2]}, rc);
+    if (f[1] == "safe") {
+      CHECK(j["verdict"] == "verified");
+    } else {
+      CHECK(j["verdict"] == "error");
+      CHECK(j["error"]["kind"] == "invariant");
+      ++reachable;
+    }
+    ++ran;
+  }
+  CHECK(ran >= (kCountLimit > 10000 ? 63 : 22));
+  CHECK(reachable >= (kCountLimit > 10000 ? 28 : 8));
 }

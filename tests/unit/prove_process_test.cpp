@@ -83,17 +83,22 @@ process P[2] {
        goto NCS;
 }
 predicate turn == 0;
+predicate turn == 1;
 invariant mutex: !(P[0]@CS && P[1]@CS);
 )";
+    // Deadlock freedom needs both values of turn: with `turn == 0` alone, the abstract state
+    // where both wait with !(turn == 0) has a state (turn == 5) where neither can move.
     Run run(text, b);
     CHECK(run.r.outcome == Outcome::Proved);
     CHECK(run.r.stats.abstractStates == 20);  // the reachable location pairs with flags and turn
     // The elements of the bool array are exact; locations name their instance.
-    CHECK(run.states.count("P[0]@CS, P[1]@W: turn == 0 && flag[0] == true && flag[1] == true") ==
+    CHECK(run.states.count(
+              "P[0]@CS, P[1]@W: turn == 0 && !(turn == 1) && flag[0] == true && flag[1] == true") ==
           1);
     for (const std::string& s : run.states) CHECK(s.find("P[0]@CS, P[1]@CS") == s.npos);
     // Without turn's predicate, fabrication finds a false alarm, never a real error.
     text.replace(text.find("predicate turn == 0;"), 20, "");
+    text.replace(text.find("predicate turn == 1;"), 20, "");
     Run coarse(text, b);
     CHECK(coarse.r.outcome == Outcome::PotentialError);
   }
