@@ -131,3 +131,29 @@ C: y := 0;
   auto read = load(body + "process Q { W: await P@A; }\n");
   CHECK(computeCutpoints(*read, tandem::ir::CutpointMode::Loops)[*read->findLabel("B")]);
 }
+
+TEST_CASE(
+    "cutpoints: no local step into an atomic block, nor where a rendezvous brings its receiver") {
+  auto p = load(R"(
+chan a = [0] of { int };
+var x: int = 0;
+process P {
+  var j: int = 0;
+  var v: int = 0;
+A: x := 1;
+B: atomic { j := j + 1; x := j; }
+C: a ? v;
+R: j := j + v;
+D: x := j;
+   goto A;
+}
+process Q {
+  S: a ! 1;
+     goto S;
+}
+)");
+  auto cut = computeCutpoints(*p, tandem::ir::CutpointMode::Loops);
+  auto at = [&](const char* label) { return static_cast<bool>(cut[*p->findLabel(label)]); };
+  CHECK(at("B"));  // j := j + 1 touches only j, but leads inside the atomic block
+  CHECK(at("R"));  // j := j + v touches only P's locals, but the rendezvous at C brings P there
+}
