@@ -34,7 +34,9 @@ LocalPosts::LocalPosts(const ir::Program& p, const abstraction::Abstraction& abs
     ir::forEachExpr(e, [&](ExprRef x) {
       names = names || mentionsOp(x, Op::AtLoc) || mentionsOp(x, Op::ProcLocal);
     });
-  usable_ = !names;
+  // A rendezvous fragment moves two threads (its edges are the sender's and the receiver's),
+  // which the read and write sets below, qualified by one thread, do not describe.
+  usable_ = !names && !p.hasRendezvous();
 }
 
 LocalPosts::QVar LocalPosts::qualify(ir::VarId v, uint32_t thread) const {
