@@ -154,7 +154,10 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   // states); the generic one otherwise, and always as the reference that replays traces.
   search::GenericSystem generic(p, ev, go);
   std::unique_ptr<search::CompiledSystem> compiled;
-  if (r.dot.empty() && go.entry == ir::kNone && search::CompiledSystem::eligible(p))
+  std::string whyGeneric;  // what keeps a closed system from the compiled engine
+  if (!r.dot.empty())
+    whyGeneric = "--dot";
+  else if (go.entry == ir::kNone && search::CompiledSystem::eligible(p, &whyGeneric))
     compiled = std::make_unique<search::CompiledSystem>(p, ev, go);
   search::TransitionSystem& sys =
       compiled ? static_cast<search::TransitionSystem&>(*compiled) : generic;
@@ -199,6 +202,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
       res.states ? static_cast<double>(res.storeBytes) / res.states : 0.0;
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();
+  if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;
   if (!r.dot.empty()) writeDot(r.dot, p, ex, res, generic, r.diag);
   return rep;
 }

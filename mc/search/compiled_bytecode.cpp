@@ -71,6 +71,12 @@ RunStatus run(const Code& code, const RunContext& ctx, int64_t& result, RunError
           return badInstance(err, x, i.a, (*ctx.names)[static_cast<size_t>(i.b)]);
         break;
       }
+      case Opc::Pow2: {
+        int64_t x = sp[-1];
+        if (x < 0 || x >= i.a) return outOfBounds(err, x, i.a);
+        sp[-1] = int64_t{1} << x;
+        break;
+      }
       case Opc::AddU:
         --sp;
         sp[-1] += sp[0];

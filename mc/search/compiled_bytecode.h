@@ -25,6 +25,7 @@ enum class Opc : uint8_t {
   Inst,      // i = pop; out of [0, a): error (process strings[b]); push i
   AddU,      // slot arithmetic on checked values: cannot overflow
   IndexAdd,  // Index, then AddU
+  Pow2,      // i = pop; out of [0, a): error; push 2^i  (a table [1, 2, 4, ...] indexed by i)
   SlotAddK,  // top += b (slot arithmetic)
   SlotMulK,  // top *= b (slot arithmetic)
   Drop,      // pop

@@ -45,6 +45,7 @@ class Compiler {
   void materialize(const Addr& a, Code& c);
   bool instance(ExprRef e, ir::CfaId process, ir::CfaId cfa, Code& c, Addr& a, int64_t off);
   bool binary(ExprRef e, ir::CfaId cfa, Code& c, Opc op);
+  bool table(ExprRef e, ir::CfaId cfa, Code& c);  // a literal table indexed by a value
   size_t emit(Code& c, Opc op, int32_t a = 0, int64_t b = 0);
   void patch(Code& c, size_t at) {
     c.ins[at].a = static_cast<int32_t>(c.ins.size());
@@ -204,6 +205,20 @@ bool Compiler::address(ExprRef e, ir::CfaId cfa, Code& c, Addr& a) {
   }
 }
 
+bool Compiler::table(ExprRef e, ir::CfaId cfa, Code& c) {
+  // A literal table indexed by a value: only 2^0, 2^1, ..., which the DVE import builds for
+  // shifts by a variable amount (mc/dve/lower_bits.cpp).
+  const auto& xs = e->kid(0)->kids;
+  if (xs.empty() || xs.size() > 62) return fail("indexing an array literal");
+  for (size_t k = 0; k < xs.size(); ++k)
+    if (xs[k]->op != Op::IntConst || xs[k]->value != BigInt(int64_t{1} << k))
+      return fail("indexing an array literal other than 2^0, 2^1, ...");
+  if (!isInt(e->kid(1)->type)) return fail("an index that is not an int");
+  if (!value(e->kid(1), cfa, c)) return false;
+  emit(c, Opc::Pow2, static_cast<int32_t>(xs.size()));
+  return true;
+}
+
 bool Compiler::binary(ExprRef e, ir::CfaId cfa, Code& c, Opc op) {
   if (!value(e->kid(0), cfa, c) || !value(e->kid(1), cfa, c)) return false;
   emit(c, op);
@@ -228,8 +243,10 @@ bool Compiler::value(ExprRef e, ir::CfaId cfa, Code& c) {
     case Op::Received:
       emit(c, Opc::LoadMsg, static_cast<int32_t>(e->payload));
       return true;
-    case Op::Var:
     case Op::Select:
+      if (e->kid(0)->op == Op::ArrayLit) return table(e, cfa, c);
+      [[fallthrough]];
+    case Op::Var:
     case Op::ProcLocal: {
       Addr a;
       if (!address(e, cfa, c, a)) return false;

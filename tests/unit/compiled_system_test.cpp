@@ -324,6 +324,24 @@ TEST_CASE("compiled: DVE effects run left to right") {
   CHECK(compare(*q).res.outcome == Outcome::ErrorFound);
 }
 
+TEST_CASE("compiled: shifts by a variable amount (the DVE table of 2^k) run as bytecode") {
+  // synapse's `1 << m`: the import indexes a table of 2^0 .. 2^30; an amount outside it is the
+  // model's index error, with the reference's message.
+  const std::string text =
+      "byte m = 0; int x = 0;\n"
+      "process P { state s; init s;\n"
+      "  trans s -> s { guard m < 32; effect x = x | (1 << m), m = m + 1; }; }\nsystem async;\n";
+  auto p = loadDve("shift.dve", text);
+  REQUIRE(p);
+  std::string why;
+  CHECK(CompiledSystem::eligible(*p, &why));
+  INFO(why);
+  Compared c = compare(*p);
+  CHECK(c.res.outcome == Outcome::ErrorFound);
+  REQUIRE(c.res.error);
+  CHECK(c.res.error->kind == ir::ErrorKind::IndexOutOfBounds);
+}
+
 TEST_CASE("compiled: slots, exec states and bytes convert both ways") {
   auto p = loadTdm("conv.tdm",
                    "enum C { R, G, B }\nvar a: int[2][3] = [[0, 1], [2, 3], [4, 5]];\n"
