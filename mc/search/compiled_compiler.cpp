@@ -397,6 +397,10 @@ bool compileCfa(const ir::Program& p, ir::CfaId id, const SlotLayout& layout, Co
       }
       ec.to = layout.locIndex(e.to);
       ec.toAtomic = p.locs[e.to].atomic;
+      if (e.kind == ir::EdgeKind::Sync) {
+        ec.channel = e.channel;
+        ec.send = e.syncSend;
+      }
       switch (e.kind) {
         case ir::EdgeKind::Command:
           if (!starGuard(e.guard) && !comp.value(e.guard, id, ec.guard)) return false;

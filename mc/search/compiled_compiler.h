@@ -28,6 +28,8 @@ struct EdgeCode {
   // guard and effects of a receive read the message (Opc::LoadMsg).
   std::vector<Code> values;
   Code index;
+  uint32_t channel = ir::kNone;  // Sync: the channel, and whether this end sends
+  bool send = false;
 };
 
 struct CompiledProgram {

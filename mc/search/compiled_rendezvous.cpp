@@ -10,23 +10,27 @@
 namespace tandem::search {
 
 bool CompiledSystem::rendezvous(const int64_t* s, SuccessorSink& sink) {
+  // The receives at the threads' locations, by channel, once; then each send meets those of its
+  // channel, in the order of Evaluator::forEachRendezvous (sender, its edge, receiver, its edge).
+  for (uint32_t u = 0; u < layout_.threadCount(); ++u)
+    for (uint32_t re : outOf(u, s)) {
+      const EdgeCode& recv = code_->edges[re];
+      if (recv.kind != ir::EdgeKind::Sync || recv.send) continue;
+      auto& bucket = receivers_[recv.channel];
+      if (bucket.empty()) receiving_.push_back(recv.channel);
+      bucket.emplace_back(u, re);
+    }
+  if (receiving_.empty()) return false;
   bool any = false;
   for (uint32_t t = 0; t < layout_.threadCount(); ++t)
     for (uint32_t se : outOf(t, s)) {
       const EdgeCode& send = code_->edges[se];
-      if (send.kind != ir::EdgeKind::Sync || !p_.edges[send.id].syncSend) continue;
-      const uint32_t ch = p_.edges[send.id].channel;
-      for (uint32_t u = 0; u < layout_.threadCount(); ++u) {
-        if (u == t) continue;
-        for (uint32_t re : outOf(u, s)) {
-          const EdgeCode& recv = code_->edges[re];
-          if (recv.kind != ir::EdgeKind::Sync) continue;
-          const ir::Edge& r = p_.edges[recv.id];
-          if (r.syncSend || r.channel != ch) continue;
-          if (syncPair(s, t, send, u, recv, sink)) any = true;
-        }
-      }
+      if (send.kind != ir::EdgeKind::Sync || !send.send) continue;
+      for (auto [u, re] : receivers_[send.channel])
+        if (u != t && syncPair(s, t, send, u, code_->edges[re], sink)) any = true;
     }
+  for (uint32_t c : receiving_) receivers_[c].clear();
+  receiving_.clear();
   return any;
 }
 

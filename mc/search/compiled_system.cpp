@@ -22,6 +22,7 @@ CompiledSystem::CompiledSystem(const ir::Program& p, exec::Evaluator& ev, Generi
   assert(opts.entry == ir::kNone && "the compiled engine explores closed systems");
   std::string why;
   code_ = compileProgram(p, layout_, why);
+  receivers_.resize(p.channels.size());
   assert(code_ && "CompiledSystem of an ineligible program");
   outs_.resize(p.cfas.size());
   for (size_t t = 0; t < layout_.threadCount(); ++t) {

@@ -90,6 +90,10 @@ class CompiledSystem final : public TransitionSystem {
   std::vector<uint8_t> enc_;
   Move move_;
   RunError err_;
+  // rendezvous(): per channel, the receives (thread, edge) enabled by location in the state at
+  // hand, in thread and edge order; and the channels that have some.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> receivers_;
+  std::vector<uint32_t> receiving_;
 };
 
 }  // namespace tandem::search
