@@ -13,9 +13,9 @@ bool CompiledSystem::rendezvous(const int64_t* s, SuccessorSink& sink) {
   // The receives at the threads' locations, by channel, once; then each send meets those of its
   // channel, in the order of Evaluator::forEachRendezvous (sender, its edge, receiver, its edge).
   for (uint32_t u = 0; u < layout_.threadCount(); ++u)
-    for (uint32_t re : outOf(u, s)) {
+    for (uint32_t re : syncOutOf(u, s)) {
       const EdgeCode& recv = code_->edges[re];
-      if (recv.kind != ir::EdgeKind::Sync || recv.send) continue;
+      if (recv.send) continue;
       auto& bucket = receivers_[recv.channel];
       if (bucket.empty()) receiving_.push_back(recv.channel);
       bucket.emplace_back(u, re);
@@ -23,9 +23,9 @@ bool CompiledSystem::rendezvous(const int64_t* s, SuccessorSink& sink) {
   if (receiving_.empty()) return false;
   bool any = false;
   for (uint32_t t = 0; t < layout_.threadCount(); ++t)
-    for (uint32_t se : outOf(t, s)) {
+    for (uint32_t se : syncOutOf(t, s)) {
       const EdgeCode& send = code_->edges[se];
-      if (send.kind != ir::EdgeKind::Sync || !send.send) continue;
+      if (!send.send) break;  // the receives follow
       for (auto [u, re] : receivers_[send.channel])
         if (u != t && syncPair(s, t, send, u, code_->edges[re], sink)) any = true;
     }

@@ -30,6 +30,18 @@ CompiledSystem::CompiledSystem(const ir::Program& p, exec::Evaluator& ev, Generi
     if (!outs_[c].empty()) continue;
     for (ir::LocId l : p.cfas[c].locs) outs_[c].push_back(&code_->out[l]);
   }
+  // Per location, its rendezvous ends: sends first, then receives (the pairing touches no
+  // other edge).
+  syncOuts_.resize(p.cfas.size());
+  for (size_t c = 0; c < outs_.size(); ++c)
+    for (const Out* out : outs_[c]) {
+      Out sync;
+      for (bool sends : {true, false})
+        for (uint32_t e : *out)
+          if (code_->edges[e].kind == ir::EdgeKind::Sync && code_->edges[e].send == sends)
+            sync.push_back(e);
+      syncOuts_[c].push_back(std::move(sync));
+    }
   for (const ir::Property& inv : p.invariants)
     invariantMessages_.push_back(
         "invariant" + (inv.name.empty() ? std::string() : " '" + inv.name + "'") + " violated");

@@ -47,6 +47,10 @@ class CompiledSystem final : public TransitionSystem {
     const SlotLayout::ThreadInfo& th = layout_.thread(t);
     return *outs_[th.cfa][static_cast<size_t>(s[th.base])];
   }
+  const Out& syncOutOf(uint32_t t, const int64_t* s) const {  // its rendezvous ends
+    const SlotLayout::ThreadInfo& th = layout_.thread(t);
+    return syncOuts_[th.cfa][static_cast<size_t>(s[th.base])];
+  }
   RunContext context(uint32_t t, int64_t* s) {
     const SlotLayout::ThreadInfo& th = layout_.thread(t);
     return {s, th.base, th.instance, stack_.data(), &code_->names};
@@ -83,6 +87,7 @@ class CompiledSystem final : public TransitionSystem {
   SlotLayout layout_;
   std::unique_ptr<CompiledProgram> code_;
   std::vector<std::vector<const Out*>> outs_;  // by CFA, then location index
+  std::vector<std::vector<Out>> syncOuts_;     // the same, Sync edges only: sends, then receives
   std::vector<std::string> invariantMessages_;
   // Reused buffers: slots per atomic depth, the bytecode stack, encoded bytes, scratch slots.
   std::vector<std::vector<int64_t>> bufs_;
