@@ -49,27 +49,19 @@ arguments. Python 3 standard library only. See bench/README.md.
 """
 import argparse
 import json
-import os
-import platform
 import re
-import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench_common import children_cpu, f_int, f_sec, first_line, loadavg, log, machine_line
 
 REPO = Path(__file__).resolve().parent.parent
 
 # counts that disagree with the expected file for a reason outside Tandem (module docstring)
 KNOWN_MISMATCHES = ["plc.4"]
 
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# inputs
 
 def load_counts(beem):
     """instance -> (states, transitions) from state_counts_helena.csv."""
@@ -106,11 +98,6 @@ def has_channels(dve_text):
 # ---------------------------------------------------------------------------------------------
 # running Tandem
 
-def _children_cpu():
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
 def run_tandem(args, dve, extra, big=False):
     """One `tandem check` run; returns a dict of its measurements ("error" when it failed).
     big: a dfs-only run of an instance over --limit, with --big-timeout and --big-memory-limit."""
@@ -120,18 +107,18 @@ def run_tandem(args, dve, extra, big=False):
         "--json", "--quiet", "--timeout", f"{timeout:g}",
         "--memory-limit", str(memory_limit)]
     res = {"cmd": cmd}
-    cpu0, t0 = _children_cpu(), time.perf_counter()
+    cpu0, t0 = children_cpu(), time.perf_counter()
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                            errors="replace", timeout=timeout + 60)
     except subprocess.TimeoutExpired:
-        res.update({"cpu_s": _children_cpu() - cpu0, "wall_s": time.perf_counter() - t0,
+        res.update({"cpu_s": children_cpu() - cpu0, "wall_s": time.perf_counter() - t0,
                     "error": f"killed after {timeout + 60:g} s (subprocess timeout)"})
         return res
     except OSError as e:
         res["error"] = f"could not run: {e}"
         return res
-    res.update({"rc": p.returncode, "cpu_s": _children_cpu() - cpu0,
+    res.update({"rc": p.returncode, "cpu_s": children_cpu() - cpu0,
                 "wall_s": time.perf_counter() - t0})
     try:
         js = json.loads(p.stdout)
@@ -245,14 +232,6 @@ def run_instance(args, inst, dve, exp, prop1_row):
 # ---------------------------------------------------------------------------------------------
 # table
 
-def f_int(x):
-    return "-" if x is None else f"{int(x):,}"
-
-
-def f_sec(x):
-    return "-" if x is None else f"{x:.3f}"
-
-
 def f_mega(n):
     return f"{n // 1_000_000} M" if n % 1_000_000 == 0 else f"{n:,}"
 
@@ -317,44 +296,14 @@ def format_table(rows, markdown):
 
 
 def machine_info(args):
-    cpu = "?"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = "?"
-    try:
-        for line in open("/proc/meminfo"):
-            if line.startswith("MemTotal:"):
-                mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
-                break
-    except OSError:
-        pass
-    try:
-        p = subprocess.run([str(args.tandem), "--version"], capture_output=True, text=True,
-                           timeout=30)
-        version = (p.stdout or p.stderr).strip().splitlines()[0]
-    except (OSError, IndexError, subprocess.SubprocessError):
-        version = "?"
-    return [f"machine: {os.cpu_count()} cores, {cpu}, {mem} RAM, {platform.system()} "
-            f"{platform.release()}",
-            f"tandem:  {args.tandem} ({version})",
+    return [machine_line(),
+            f"tandem:  {args.tandem} ({first_line([str(args.tandem), '--version'])})",
             f"runs:    one at a time; up to {args.limit:,} expected states: dfs, bfs, prop1 and "
             f"deadlock runs with --timeout {args.timeout:g} --memory-limit {args.memory_limit}; "
             f"up to {args.count_limit:,}: one dfs run with --timeout {args.big_timeout:g} "
             f"--memory-limit {args.big_memory_limit}; more: skipped"
             + (f"; instances under {args.from_states:,} expected states left out"
                if args.from_states > 0 else "")]
-
-
-def loadavg():
-    try:
-        return " ".join(open("/proc/loadavg").read().split()[:3])
-    except OSError:
-        return "?"
 
 
 # ---------------------------------------------------------------------------------------------

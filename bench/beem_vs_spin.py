@@ -18,15 +18,15 @@ import argparse
 import json
 import math
 import os
-import platform
 import re
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench_common import children_cpu, f_int, f_sec, first_line, loadavg, log, machine_line
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -53,18 +53,13 @@ class Run:
         self.cpu, self.wall, self.maxrss_kb, self.timed_out = cpu, wall, maxrss_kb, timed_out
 
 
-def _children_cpu():
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
 def run(cmd, cwd, timeout=None, stdout_path=None):
     """Runs cmd to completion. CPU = RUSAGE_CHILDREN delta (the child and every descendant it
     waited for, e.g. gcc's cc1 and as); peak RSS from wait4 on this one child."""
     with tempfile.TemporaryFile() as fout, tempfile.TemporaryFile() as ferr:
         out_target = open(stdout_path, "wb") if stdout_path else fout
         try:
-            cpu0, t0 = _children_cpu(), time.perf_counter()
+            cpu0, t0 = children_cpu(), time.perf_counter()
             p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out_target,
                                  stderr=ferr)
             timed_out = False
@@ -79,7 +74,7 @@ def run(cmd, cwd, timeout=None, stdout_path=None):
                     break
                 time.sleep(0.005)
             wall = time.perf_counter() - t0
-            cpu = _children_cpu() - cpu0
+            cpu = children_cpu() - cpu0
             p.returncode = os.waitstatus_to_exitcode(status)
         finally:
             if stdout_path:
@@ -279,18 +274,6 @@ def run_spin(args, dve, inst, tmp, expected_states):
 # ---------------------------------------------------------------------------------------------
 # table
 
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-def f_int(x):
-    return "-" if x is None else f"{int(x):,}"
-
-
-def f_sec(x):
-    return "-" if x is None else f"{x:.3f}"
-
-
 def f_ratio(a, b):
     if a is None or b is None or b <= 0:
         return "n/a"
@@ -406,44 +389,12 @@ def shown(path):
 
 
 def machine_info(args):
-    cpu = "?"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = "?"
-    try:
-        for line in open("/proc/meminfo"):
-            if line.startswith("MemTotal:"):
-                mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
-                break
-    except OSError:
-        pass
-
-    def first_line(cmd):
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-            return (p.stdout or p.stderr).strip().splitlines()[0]
-        except (OSError, IndexError, subprocess.SubprocessError):
-            return "?"
-
-    return [f"machine: {os.cpu_count()} cores, {cpu}, {mem} RAM, {platform.system()} "
-            f"{platform.release()}",
+    return [machine_line(),
             f"tandem:  {args.tandem} ({first_line([str(args.tandem), '--version'])})",
             f"spin:    {first_line([args.spin, '-V'])}; cc: {first_line([args.cc, '--version'])}",
             f"model:   {shown(args.dve2pml)} X.dve > model.pml; spin -a -o2 model.pml",
             f"pan:     -O2 -DSAFETY -DNOREDUCE -DMEMLIM={args.memlim}; ./pan -E -m<depth> "
             f"-w<bits>, 2^bits >= 2 x expected states"]
-
-
-def loadavg():
-    try:
-        return " ".join(open("/proc/loadavg").read().split()[:3])
-    except OSError:
-        return "?"
 
 
 def default_memlim():
