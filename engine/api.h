@@ -14,6 +14,8 @@ Report check(const ir::Program& p, const CheckRequest& r);
 // Non-const: --predicates FILE adds expressions to the program's expression manager.
 Report prove(ir::Program& p, const ProveRequest& r);
 Report testgen(const ir::Program& p, const TestgenRequest& r);
+// Non-const: --prove-infeasible runs `prove`, whose predicates join the expression manager.
+Report cover(ir::Program& p, const CoverRequest& r);
 Report exportChc(const ir::Program& p, const ExportChcRequest& r);
 Report printIr(const ir::Program& p, const std::string& file);
 

@@ -148,6 +148,40 @@ void testgenText(std::ostream& os, const Report& r, const TextOptions& o) {
      << ")\n";
 }
 
+void coverText(std::ostream& os, const Report& r, const TextOptions& o) {
+  verdictLine(os, r);
+  const json& tests = r.extra["tests"];
+  for (size_t i = 0; i < tests.size(); ++i)
+    os << "test " << i << ": " << tests[i]["inputs"].dump() << " -> "
+       << tests[i]["result"].get<std::string>() << "\n";
+  if (r.error) {
+    errorHead(os, *r.error);
+    errorTrace(os, *r.error, o.trace);
+  }
+  const bool complete = r.verdict != Verdict::Unknown;
+  os << "covered: " << r.extra["covered_labels"].dump();
+  if (complete)
+    os << ", infeasible within the bound: " << r.extra["infeasible_labels"].dump() << " (lines "
+       << r.extra["infeasible_lines"].dump() << ")\n";
+  else
+    os << ", not covered: " << r.extra["uncovered_labels"].dump() << "\n";
+  if (r.extra.contains("proved_infeasible"))
+    for (const json& j : r.extra["proved_infeasible"]) {
+      os << (j.contains("label") ? j["label"].get<std::string>() : "line " + j["line"].dump())
+         << ": " << j["result"].get<std::string>();
+      if (j["result"] == "infeasible")
+        os << " for every unwinding (proved)";
+      else
+        os << " (prove: " << j.value("prove", std::string("not run")) << ")";
+      os << "\n";
+    }
+  const json& st = r.stats;
+  os << tests.size() << " tests, " << num(st["paths"]) << " paths, " << num(st["solver_queries"])
+     << " solver queries, " << num(st["blocks"]) << " locations (" << num(st["unwound_blocks"])
+     << " unwound), " << num(st["time_s"]) << " s (" << r.extra["algo"].get<std::string>()
+     << ", unwind " << r.extra["unwind"].dump() << ")\n";
+}
+
 void runText(std::ostream& os, const Report& r) {
   if (r.error) {
     os << "error: " << r.error->kind << " at " << r.error->label;
@@ -193,6 +227,8 @@ void printText(std::ostream& os, const Report& r, const TextOptions& o) {
     proveText(os, r, o);
   } else if (r.command == "testgen") {
     testgenText(os, r, o);
+  } else if (r.command == "cover") {
+    coverText(os, r, o);
   } else if (r.command == "run") {
     runText(os, r);
   } else if (r.command == "export-chc") {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cover/algorithms.h"
 #include "fabricate/prover.h"
 #include "fabricate/triage.h"
 #include "mc/ir/cutpoints.h"
@@ -82,6 +83,13 @@ struct TestgenRequest : Request {
   symbolic::Solving solving = symbolic::Solving::Mixed;
   symbolic::MixedOptions mixed;
   std::string testsOut;  // write the tests as JSON
+};
+
+struct CoverRequest : Request {
+  uint32_t unwind = 2;  // iterations of each loop, nested recursive calls
+  cover::Algo algo = cover::Algo::Statements;
+  std::string testsOut;          // write the tests as `test f(...)` declarations
+  bool proveInfeasible = false;  // hand each infeasible location to `prove`
 };
 
 struct RunRequest : Request {

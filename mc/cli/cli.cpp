@@ -77,6 +77,8 @@ engine::Report dispatch(const Options& o, ir::Program& p, const Streams& s, std:
       return engine::testgen(p, testgenRequest(o, s));
     case Command::ExportChc:
       return engine::exportChc(p, exportChcRequest(o, s));
+    case Command::Cover:
+      return engine::cover(p, coverRequest(o, s));
     case Command::Ir:
       return engine::printIr(p, o.file);
     case Command::Run:

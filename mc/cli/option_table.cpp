@@ -8,10 +8,12 @@ namespace {
 
 constexpr CommandMask kCheck = bit(Command::Check), kProve = bit(Command::Prove),
                       kTestgen = bit(Command::Testgen), kRun = bit(Command::Run),
-                      kIr = bit(Command::Ir), kExport = bit(Command::ExportChc);
-constexpr CommandMask kAnalyses = kCheck | kProve | kTestgen | kRun | kExport;
+                      kIr = bit(Command::Ir), kExport = bit(Command::ExportChc),
+                      kCover = bit(Command::Cover);
+constexpr CommandMask kAnalyses = kCheck | kProve | kTestgen | kRun | kExport | kCover;
 constexpr CommandMask kAll = kAnalyses | kIr;
-constexpr CommandMask kSolvers = kCheck | kProve | kTestgen;  // the commands that query a solver
+constexpr CommandMask kSolvers =
+    kCheck | kProve | kTestgen | kCover;  // the commands that query a solver
 
 using Apply = std::function<void(Options&, const std::string&)>;
 
@@ -54,6 +56,7 @@ std::optional<Engine> parseEngine(std::string_view v) {
 }
 std::optional<bool> parseInputs(std::string_view v) { return v == "tests"; }
 std::optional<search::Strategy> parseSearch(std::string_view v) { return search::parseStrategy(v); }
+std::optional<cover::Algo> parseAlgo(std::string_view v) { return cover::parseAlgo(v); }
 std::optional<smt::Backend> parseSolver(std::string_view v) { return smt::parseBackend(v); }
 const char* backendText(smt::Backend b) { return smt::backendName(b); }
 
@@ -90,7 +93,7 @@ std::vector<OptionSpec> buildTable() {
     {"no-deadlock", 0, V::Flag, "", "", "do not report deadlocks of closed systems", kCheck | kRun | kProve | kExport, {}, to(&Options::noDeadlock)},
     // Output.
     {"json", 0, V::Flag, "", "", "print the JSON report on stdout (docs/json.md)", kAll, {}, to(&Options::json)},
-    {"trace", 0, V::Flag, "", "", "print the counterexample trace", kCheck | kProve | kTestgen, {}, to(&Options::trace)},
+    {"trace", 0, V::Flag, "", "", "print the counterexample trace", kCheck | kProve | kTestgen | kCover, {}, to(&Options::trace)},
     {"stats", 0, V::Flag, "", "", "print statistics", kAnalyses, {}, to(&Options::stats)},
     {"quiet", 0, V::Flag, "", "", "no progress line, no notes", kAnalyses, {}, to(&Options::quiet)},
     {"progress", 0, V::Flag, "", "on a terminal", "a progress line on stderr once a second after 2 s", kAnalyses, {}, to(&Options::progress)},
@@ -122,7 +125,12 @@ std::vector<OptionSpec> buildTable() {
     {"heuristic", 0, V::Choice, "NAME", "incremental", "--solving mixed: the ISSTA'11 heuristic", kCheck | kTestgen,
      names({Heuristic::Incremental, Heuristic::Partition, Heuristic::Random}, &symbolic::heuristicName), parsed(&Options::heuristic, symbolic::parseHeuristic)},
     {"max-tries", 0, V::Count, "N", "10", "--solving mixed: tries of the heuristic; dart: restarts", kCheck | kTestgen, {}, to(&Options::maxTries)},
-    {"tests-out", 0, V::Text, "FILE", "", "write the tests as JSON to FILE", kTestgen, {}, to(&Options::testsOut)},
+    {"tests-out", 0, V::Text, "FILE", "", "write the tests to FILE (testgen: JSON; cover: `test f(...)` declarations)", kTestgen | kCover, {}, to(&Options::testsOut)},
+    // Bounded infeasible code detection.
+    {"unwind", 0, V::Natural, "K", "2", "cover: iterations of each loop, and nested recursive calls, in the unwinding", kCover, {}, to(&Options::unwind)},
+    {"algo", 0, V::Choice, "NAME", "statements", "cover: paths (AlgPC, blocking clauses), statements (AlgSC, enabling clauses) or fm (one query per location)", kCover,
+     names({cover::Algo::Paths, cover::Algo::Statements, cover::Algo::Fm}, &cover::algoName), parsed(&Options::algo, parseAlgo)},
+    {"prove-infeasible", 0, V::Flag, "", "", "cover: ask prove whether each location infeasible within the bound is infeasible for every unwinding", kCover, {}, to(&Options::proveInfeasible)},
     {"natives", 0, V::Repeated, "LIB.so", "", "load native functions from a plugin; repeatable", kAnalyses, {}, to(&Options::natives)},
   };
   // clang-format on

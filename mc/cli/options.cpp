@@ -21,13 +21,16 @@ const char* commandName(Command c) {
       return "ir";
     case Command::ExportChc:
       return "export-chc";
+    case Command::Cover:
+      return "cover";
   }
   return "check";
 }
 
 const std::vector<Command>& allCommands() {
-  static const std::vector<Command> kAll = {Command::Check, Command::ExportChc, Command::Ir,
-                                            Command::Prove, Command::Run,       Command::Testgen};
+  static const std::vector<Command> kAll = {Command::Check,  Command::Cover, Command::ExportChc,
+                                            Command::Ir,     Command::Prove, Command::Run,
+                                            Command::Testgen};
   return kAll;
 }
 
@@ -57,6 +60,8 @@ const char* commandSummary(Command c) {
       return "parse, check and print the control-flow IR";
     case Command::ExportChc:
       return "write Horn clauses (SMT-LIB2; a CHC solver says sat iff safe)";
+    case Command::Cover:
+      return "bounded infeasible code detection: path or statement cover of an unwinding";
   }
   return "";
 }
@@ -118,8 +123,8 @@ void describe(std::ostream& os, const OptionSpec& s, std::optional<Command> comm
 std::string globalHelp() {
   std::ostringstream os;
   os << "usage: tandem COMMAND FILE [OPTIONS]\n       tandem COMMAND --help\n\ncommands:\n";
-  for (Command c : {Command::Check, Command::Prove, Command::Testgen, Command::Run, Command::Ir,
-                    Command::ExportChc}) {
+  for (Command c : {Command::Check, Command::Prove, Command::Testgen, Command::Cover, Command::Run,
+                    Command::Ir, Command::ExportChc}) {
     std::string name = std::string(commandName(c)) + " FILE";
     os << "  " << name << std::string(name.size() < 18 ? 18 - name.size() : 1, ' ')
        << commandSummary(c) << "\n";

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cover/algorithms.h"
 #include "fabricate/prover.h"
 #include "mc/ir/cutpoints.h"
 #include "mc/search/searcher.h"
@@ -19,7 +20,7 @@
 
 namespace tandem::cli {
 
-enum class Command : uint8_t { Check, Prove, Testgen, Run, Ir, ExportChc };
+enum class Command : uint8_t { Check, Prove, Testgen, Run, Ir, ExportChc, Cover };
 const char* commandName(Command c);
 std::optional<Command> parseCommand(const std::string& name);
 const std::vector<Command>& allCommands();  // the implemented commands
@@ -79,6 +80,11 @@ struct Options {
   uint64_t maxTries = 10;
   std::string testsOut;
   std::vector<std::string> natives;
+
+  // cover
+  uint64_t unwind = 2;
+  cover::Algo algo = cover::Algo::Statements;
+  bool proveInfeasible = false;
 };
 
 enum class ParseStatus { Ok, Help, Version, ListCommands, ListOptions, Error };

@@ -115,6 +115,18 @@ engine::TestgenRequest testgenRequest(const Options& o, const Streams& s) {
   return r;
 }
 
+engine::CoverRequest coverRequest(const Options& o, const Streams& s) {
+  engine::CoverRequest r;
+  fillCommon(r, o, s);
+  if (o.unwind > UINT32_MAX)
+    throw engine::usageError("--unwind " + std::to_string(o.unwind) + " is too large");
+  r.unwind = static_cast<uint32_t>(o.unwind);
+  r.algo = o.algo;
+  r.testsOut = o.testsOut;
+  r.proveInfeasible = o.proveInfeasible;
+  return r;
+}
+
 engine::RunRequest runRequest(const Options& o, const Streams& s) {
   engine::RunRequest r;
   fillCommon(r, o, s);

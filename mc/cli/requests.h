@@ -21,6 +21,7 @@ struct Streams {
 engine::CheckRequest checkRequest(const Options& o, const Streams& s);
 engine::ProveRequest proveRequest(const Options& o, const Streams& s);
 engine::TestgenRequest testgenRequest(const Options& o, const Streams& s);
+engine::CoverRequest coverRequest(const Options& o, const Streams& s);
 engine::RunRequest runRequest(const Options& o, const Streams& s);
 engine::ExportChcRequest exportChcRequest(const Options& o, const Streams& s);
 

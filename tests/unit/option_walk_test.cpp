@@ -89,6 +89,9 @@ std::vector<std::string> context(cli::Command c, const std::string& option) {
     case C::ExportChc:
       if (option == "entry") return {"export-chc", foo};
       return {"export-chc", shared("bakery2.tdm")};
+    case C::Cover:
+      if (option == "entry") return {"cover", shared("unstructured.tdm")};
+      return {"cover", shared("unstructured.tdm"), "--entry", "foo"};
   }
   return {};
 }
@@ -245,7 +248,9 @@ TEST_CASE("option walk: the defaults --help shows are the defaults") {
               o.triageMaxStates,
               o.triageMaxDepth.value_or(0),
               o.triageMaxCalls,
-              o.maxPredicates};
+              o.maxPredicates,
+              o.unwind,
+              o.algo};
     json b = {defaults.search,
               defaults.seed,
               defaults.steps,
@@ -258,7 +263,9 @@ TEST_CASE("option walk: the defaults --help shows are the defaults") {
               defaults.triageMaxStates,
               defaults.triageMaxDepth.value_or(0),
               defaults.triageMaxCalls,
-              defaults.maxPredicates};
+              defaults.maxPredicates,
+              defaults.unwind,
+              defaults.algo};
     CHECK(a == b);
     if (s.name == "inputs") CHECK_FALSE(*o.testsOnly);
     if (s.name == "triage-timeout") CHECK(*o.triageTimeout == 30.0);

@@ -1,0 +1,240 @@
+#include "cover/algorithms.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "mc/search/budget.h"
+#include "mc/symbolic/model_state.h"
+
+namespace tandem::cover {
+
+const char* algoName(Algo a) {
+  switch (a) {
+    case Algo::Paths:
+      return "paths";
+    case Algo::Statements:
+      return "statements";
+    case Algo::Fm:
+      return "fm";
+  }
+  return "statements";
+}
+
+std::optional<Algo> parseAlgo(std::string_view s) {
+  for (Algo a : {Algo::Paths, Algo::Statements, Algo::Fm})
+    if (s == algoName(a)) return a;
+  return std::nullopt;
+}
+
+Enumerator::Enumerator(const ir::Program& p, const Unwinding& u, const ReachVc& vc,
+                       const exec::Evaluator& ev, smt::Solver& solver, search::Budget& budget)
+    : p_(p), u_(u), vc_(vc), ev_(ev), solver_(solver), budget_(budget), em_(*p.exprs) {}
+
+CoverResult Enumerator::run(Algo algo) {
+  CoverResult r;
+  r.locCovered.assign(p_.locs.size(), false);
+  r.errorCovered.assign(vc_.errorGroups().size(), false);
+  for (ExprRef c : vc_.clauses()) solver_.add(c);
+  switch (algo) {
+    case Algo::Paths:
+      paths(r);
+      break;
+    case Algo::Statements:
+      statements(r);
+      break;
+    case Algo::Fm:
+      fm(r);
+      break;
+  }
+  return r;
+}
+
+std::optional<bool> Enumerator::check(CoverResult& r, std::span<const ExprRef> assumptions) {
+  if (budget_.pollNow()) {
+    r.reason = budget_.stopped()->reason;
+    return std::nullopt;
+  }
+  ++r.queries;
+  smt::CheckResult c = solver_.check(assumptions);
+  if (c.isSat()) return true;
+  if (c.isUnsat()) return false;
+  budget_.pollNow();
+  r.reason = budget_.stopped() ? budget_.stopped()->reason : search::solverUnknownReason(c.reason);
+  return std::nullopt;
+}
+
+bool Enumerator::taken(uint32_t arc) const {
+  return solver_.model().evalBool(vc_.arcs()[arc].taken).value_or(false);
+}
+
+bool Enumerator::newTarget(const CoverResult& r, uint32_t arc) const {
+  const VcArc& a = vc_.arcs()[arc];
+  if (a.error) return !r.errorCovered[a.errorGroup];
+  return a.to != VcArc::kEnd && !r.locCovered[u_.nodes()[a.to].loc];
+}
+
+void Enumerator::testThrough(CoverResult& r, uint32_t node, uint32_t errorArc) {
+  std::vector<uint32_t> back;  // from `node` back to the root
+  for (uint32_t n = node; n != VcArc::kRoot;) {
+    uint32_t pick = ir::kNone;
+    for (uint32_t a : vc_.in(n))
+      if (taken(a)) {
+        pick = a;
+        break;
+      }
+    if (pick == ir::kNone) throw std::logic_error("cover: a reached node without a taken arc in");
+    back.push_back(pick);
+    n = vc_.arcs()[pick].from;
+  }
+  std::vector<uint32_t> arcs(back.rbegin(), back.rend());
+  if (errorArc != ir::kNone) {
+    arcs.push_back(errorArc);
+  } else {
+    for (uint32_t n = node;;) {
+      uint32_t pick = ir::kNone;
+      for (uint32_t a : vc_.out(n)) {
+        if (!taken(a)) continue;
+        if (pick == ir::kNone || (newTarget(r, a) && !newTarget(r, pick))) pick = a;
+      }
+      if (pick == ir::kNone) throw std::logic_error("cover: a reached node without a taken arc out");
+      arcs.push_back(pick);
+      n = vc_.arcs()[pick].to;
+      if (n == VcArc::kEnd) break;
+    }
+  }
+  addTest(r, std::move(arcs));
+}
+
+void Enumerator::addTest(CoverResult& r, std::vector<uint32_t> arcs) {
+  const smt::Model& m = solver_.model();
+  CoverTest t;
+  symbolic::PathEnd& end = t.end;
+  const ir::CfaId entry = u_.procedures()[0];
+  const ir::Cfa& cfa = p_.cfas[entry];
+  for (const VcInput& in : vc_.inputs()) {
+    if (in.kind == symbolic::InputKind::Param) {
+      end.args.push_back(symbolic::modelValue(in.value, in.type, m));
+      end.inputs.emplace_back(in.name, end.args.back());
+    } else if (in.kind == symbolic::InputKind::Global) {
+      end.script.push_back(symbolic::modelValue(in.value, in.type, m));
+      end.inputs.emplace_back(in.name, end.script.back());
+    }
+  }
+  (void)cfa;
+  size_t havoc = 0;
+  for (uint32_t a : arcs) {
+    const VcArc& arc = vc_.arcs()[a];
+    for (uint32_t h : arc.havocs) {
+      const VcInput& in = vc_.inputs()[h];
+      end.script.push_back(symbolic::modelValue(in.value, in.type, m));
+      end.inputs.emplace_back("havoc#" + std::to_string(++havoc), end.script.back());
+    }
+    if (arc.error) {
+      end.error = arc.error;
+      if (arc.edge == ir::kNone)
+        end.errorAtEntry = true;
+      else
+        end.path.push_back(arc.edge);
+    } else if (arc.edge != ir::kNone && arc.to != VcArc::kEnd) {
+      end.path.push_back(arc.edge);  // the entry's own return ends the path unrecorded
+    }
+  }
+  t.replay = symbolic::replayPath(ev_, entry, end, /*keepStates=*/false);
+  if (!t.replay.followed)
+    throw std::logic_error("cover: test " + std::to_string(r.tests.size() + 1) +
+                           " does not replay: " + t.replay.problem);
+  for (uint32_t a : arcs) {
+    const VcArc& arc = vc_.arcs()[a];
+    if (arc.error) r.errorCovered[arc.errorGroup] = true;
+    if (arc.from != VcArc::kRoot) r.locCovered[u_.nodes()[arc.from].loc] = true;
+    if (arc.to != VcArc::kEnd) r.locCovered[u_.nodes()[arc.to].loc] = true;
+  }
+  t.arcs = std::move(arcs);
+  r.tests.push_back(std::move(t));
+}
+
+void Enumerator::paths(CoverResult& r) {
+  for (;;) {
+    auto sat = check(r);
+    if (!sat) return;
+    if (!*sat) break;
+    testThrough(r, VcArc::kRoot);
+    ++r.paths;
+    std::vector<ExprRef> block;
+    for (uint32_t a : r.tests.back().arcs) block.push_back(em_.mkNot(vc_.arcs()[a].taken));
+    ExprRef clause = em_.falseExpr();
+    for (ExprRef b : block) clause = em_.mkOr(clause, b);
+    solver_.add(clause);
+  }
+  r.complete = true;
+}
+
+void Enumerator::statements(CoverResult& r) {
+  for (;;) {
+    // RemoveClones: a location is covered by any of its copies.
+    ExprRef enabling = em_.falseExpr();
+    for (size_t n = 0; n < u_.nodes().size(); ++n)
+      if (!r.locCovered[u_.nodes()[n].loc]) enabling = em_.mkOr(enabling, vc_.reach(n));
+    for (size_t a = 0; a < vc_.arcs().size(); ++a)
+      if (vc_.arcs()[a].error && !r.errorCovered[vc_.arcs()[a].errorGroup])
+        enabling = em_.mkOr(enabling, vc_.arcs()[a].taken);
+    if (enabling->isFalse()) break;  // everything is covered
+    solver_.push();
+    solver_.add(enabling);
+    auto sat = check(r);
+    if (!sat || !*sat) {
+      solver_.pop();
+      if (!sat) return;
+      break;
+    }
+    // Every location and error the model reaches gets a test through it.
+    const size_t before = r.tests.size();
+    for (size_t a = 0; a < vc_.arcs().size(); ++a) {
+      const VcArc& arc = vc_.arcs()[a];
+      if (arc.error && !r.errorCovered[arc.errorGroup] && taken(static_cast<uint32_t>(a)))
+        testThrough(r, arc.from, static_cast<uint32_t>(a));
+    }
+    for (uint32_t n : u_.order())
+      if (!r.locCovered[u_.nodes()[n].loc] && solver_.model().evalBool(vc_.reach(n)).value_or(false))
+        testThrough(r, n);
+    solver_.pop();
+    if (r.tests.size() == before) throw std::logic_error("cover: a model that covers nothing new");
+  }
+  r.complete = true;
+}
+
+void Enumerator::fm(CoverResult& r) {
+  std::vector<std::vector<uint32_t>> copies(p_.locs.size());
+  for (uint32_t n : u_.order()) copies[u_.nodes()[n].loc].push_back(n);
+  for (ir::LocId l = 0; l < p_.locs.size(); ++l) {
+    if (copies[l].empty()) continue;
+    ExprRef any = em_.falseExpr();
+    for (uint32_t n : copies[l]) any = em_.mkOr(any, vc_.reach(n));
+    const ExprRef assume[] = {any};
+    auto sat = check(r, assume);
+    if (!sat) return;
+    if (!*sat || r.locCovered[l]) continue;
+    for (uint32_t n : copies[l])
+      if (solver_.model().evalBool(vc_.reach(n)).value_or(false)) {
+        testThrough(r, n);
+        break;
+      }
+  }
+  for (size_t g = 0; g < vc_.errorGroups().size(); ++g) {
+    ExprRef any = em_.falseExpr();
+    for (size_t a = 0; a < vc_.arcs().size(); ++a)
+      if (vc_.arcs()[a].error && vc_.arcs()[a].errorGroup == g) any = em_.mkOr(any, vc_.arcs()[a].taken);
+    const ExprRef assume[] = {any};
+    auto sat = check(r, assume);
+    if (!sat) return;
+    if (!*sat || r.errorCovered[g]) continue;
+    for (size_t a = 0; a < vc_.arcs().size(); ++a)
+      if (vc_.arcs()[a].error && vc_.arcs()[a].errorGroup == g && taken(static_cast<uint32_t>(a))) {
+        testThrough(r, vc_.arcs()[a].from, static_cast<uint32_t>(a));
+        break;
+      }
+  }
+  r.complete = true;
+}
+
+}  // namespace tandem::cover

@@ -1,0 +1,76 @@
+// Enumerating the executions of the reachability verification condition (Christ, Hoenicke,
+// Schaef, Sect. 4) with one incremental solver:
+//   Paths       AlgPC: each model gives a path; a blocking clause (not all of its arcs taken)
+//               excludes it; unsat ends the enumeration: a feasible path cover.
+//   Statements  AlgSC: an enabling clause (some location not covered yet is reached, in any of
+//               its unwound copies: RemoveClones) is asserted for one query; each model covers
+//               at least one new location (every newly reached location is covered by a test
+//               through it); unsat proves the rest infeasible: a compact statement cover.
+//   Fm          AlgFM, the baseline: one query per location (and per error), asking whether any
+//               copy is reached.
+// Every test is a path of taken arcs from the root to an end, whose inputs are the model's; it is
+// replayed by the reference evaluator, and a replay that leaves the path is an internal error.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cover/reach_vc.h"
+#include "mc/smt/solver.h"
+#include "mc/symbolic/replay.h"
+
+namespace tandem::cover {
+
+enum class Algo : uint8_t { Paths, Statements, Fm };
+const char* algoName(Algo a);
+std::optional<Algo> parseAlgo(std::string_view s);
+
+struct CoverTest {
+  std::vector<uint32_t> arcs;  // ReachVc arcs from the root to an end
+  symbolic::PathEnd end;       // the path and inputs as the replay takes them
+  symbolic::Replay replay;     // followed; its error, if the path ends in one
+};
+
+struct CoverResult {
+  std::vector<CoverTest> tests;
+  std::vector<bool> locCovered;    // per IR location
+  std::vector<bool> errorCovered;  // per ReachVc error group
+  // The enumeration ended with unsat (Paths, Statements) or every query answered (Fm): what is
+  // not covered is infeasible within the bound. Otherwise `reason` says why not.
+  bool complete = false;
+  std::string reason;
+  uint64_t queries = 0, paths = 0;
+};
+
+class Enumerator {
+ public:
+  // `budget` ends the enumeration between queries (the solver's own stop ends a query).
+  Enumerator(const ir::Program& p, const Unwinding& u, const ReachVc& vc,
+             const exec::Evaluator& ev, smt::Solver& solver, search::Budget& budget);
+  CoverResult run(Algo algo);
+
+ private:
+  void paths(CoverResult& r);
+  void statements(CoverResult& r);
+  void fm(CoverResult& r);
+  // A check; false (with the reason in `r`) unless it answered sat or unsat.
+  std::optional<bool> check(CoverResult& r, std::span<const ExprRef> assumptions = {});
+  bool taken(uint32_t arc) const;
+  // A path of taken arcs through `node` (an unwinding node, or kRoot), or ending with error arc
+  // `errorArc`, preferring arcs into locations and errors not covered yet; then its test.
+  void testThrough(CoverResult& r, uint32_t node, uint32_t errorArc = ir::kNone);
+  void addTest(CoverResult& r, std::vector<uint32_t> arcs);
+  bool newTarget(const CoverResult& r, uint32_t arc) const;
+
+  const ir::Program& p_;
+  const Unwinding& u_;
+  const ReachVc& vc_;
+  const exec::Evaluator& ev_;
+  smt::Solver& solver_;
+  search::Budget& budget_;
+  ExprManager& em_;
+};
+
+}  // namespace tandem::cover

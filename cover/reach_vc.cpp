@@ -1,0 +1,297 @@
+#include "cover/reach_vc.h"
+
+#include <stdexcept>
+
+namespace tandem::cover {
+
+using symbolic::SymState;
+using symbolic::SymValue;
+
+namespace {
+
+ExprRef conjunction(ExprManager& em, const std::vector<ExprRef>& xs) {
+  return em.mkAnd(std::span<const ExprRef>(xs));
+}
+
+ExprRef disjunction(ExprManager& em, const std::vector<ExprRef>& xs) {
+  ExprRef r = em.falseExpr();
+  for (ExprRef x : xs) r = em.mkOr(r, x);
+  return r;
+}
+
+ExprRef implies(ExprManager& em, ExprRef a, ExprRef b) { return em.mkOr(em.mkNot(a), b); }
+
+bool sameAddress(const symbolic::SymAddress& a, const symbolic::SymAddress& b) {
+  return a.base == b.base && a.frame == b.frame && a.object == b.object && a.slot == b.slot &&
+         a.thread == b.thread && a.path == b.path;
+}
+
+// The single static assignment's phi: one value of the joined state from the values each
+// incoming arc brings; where they differ, a fresh constant, equated on each arc to its value.
+class Phi {
+ public:
+  Phi(ExprManager& em, const symbolic::SymEvaluator& ev, std::string where, size_t arcs)
+      : em_(em), ev_(ev), where_(std::move(where)), eqs_(arcs) {}
+
+  SymValue merge(const std::vector<const SymValue*>& vs, TypeRef t, const std::string& name) {
+    const SymValue& first = *vs[0];
+    for (const SymValue* v : vs)
+      if (v->kind != first.kind) differ(name);
+    switch (first.kind) {
+      case SymValue::Kind::Scalar:
+        return scalar(vs, t, name);
+      case SymValue::Kind::Ref:
+        for (const SymValue* v : vs)
+          if (v->addr.has_value() != first.addr.has_value() ||
+              (first.addr && !sameAddress(*v->addr, *first.addr)))
+            differ(name);
+        return first;
+      case SymValue::Kind::Object:
+        for (const SymValue* v : vs)
+          if (v->object != first.object) differ(name);
+        return first;
+      case SymValue::Kind::Array:
+        return array(vs, t, name);
+    }
+    return first;
+  }
+  std::vector<std::vector<ExprRef>>& equations() { return eqs_; }
+
+ private:
+  [[noreturn]] void differ(const std::string& name) const {
+    throw symbolic::NotImplemented("cover: '" + name + "' holds references or objects that differ where paths meet (at " + where_ + ")");
+  }
+
+  SymValue scalar(const std::vector<const SymValue*>& vs, TypeRef t, const std::string& name) {
+    bool same = true;
+    for (const SymValue* v : vs) same = same && v->expr == vs[0]->expr;
+    if (same) return *vs[0];
+    TypeRef type = vs[0]->expr->type ? vs[0]->expr->type : t;
+    ExprRef x = em_.freshSymbol(name + "@" + where_, type);
+    for (size_t i = 0; i < vs.size(); ++i) eqs_[i].push_back(em_.mkEq(x, vs[i]->expr));
+    return SymValue::scalar(x);
+  }
+
+  SymValue array(const std::vector<const SymValue*>& vs, TypeRef t, const std::string& name) {
+    bool sameShape = true;
+    for (const SymValue* v : vs)
+      sameShape = sameShape && v->elems && vs[0]->elems && v->elems->size() == vs[0]->elems->size();
+    if (sameShape) {
+      bool same = true;
+      for (const SymValue* v : vs) same = same && v->elems == vs[0]->elems;
+      if (same) return *vs[0];
+      std::vector<SymValue> out;
+      for (size_t i = 0; i < vs[0]->elems->size(); ++i) {
+        std::vector<const SymValue*> es;
+        for (const SymValue* v : vs) es.push_back(&(*v->elems)[i]);
+        out.push_back(merge(es, t ? t->elem : nullptr, name + "[" + std::to_string(i) + "]"));
+      }
+      return SymValue::array(std::move(out));
+    }
+    // Lengths differ (or the symbolic form meets): one array term and one length.
+    if (!t || !symbolic::isScalarType(t->elem)) differ(name);
+    std::vector<SymValue> terms, lengths;
+    for (const SymValue* v : vs) {
+      terms.push_back(SymValue::scalar(ev_.arrayTerm(*v, t)));
+      lengths.push_back(SymValue::scalar(ev_.lengthOf(*v)));
+    }
+    std::vector<const SymValue*> tp, lp;
+    for (size_t i = 0; i < vs.size(); ++i) {
+      tp.push_back(&terms[i]);
+      lp.push_back(&lengths[i]);
+    }
+    SymValue term = scalar(tp, t, name);
+    SymValue length = scalar(lp, em_.types().intType(), name + ".length");
+    return SymValue::symbolicArray(term.expr, length.expr);
+  }
+
+  ExprManager& em_;
+  const symbolic::SymEvaluator& ev_;
+  std::string where_;
+  std::vector<std::vector<ExprRef>> eqs_;
+};
+
+}  // namespace
+
+// Collects what one step (or the entry) does: the successor, the return, the errors, the inputs.
+class ReachVc::Policy final : public symbolic::TransferPolicy {
+ public:
+  Policy(ReachVc& vc, uint32_t from, uint32_t to) : vc_(vc), from_(from), to_(to) {}
+
+  bool feasible(SymState&) override { return true; }  // the formula keeps every path
+  void fail(const SymState& s, ExprRef bad, const exec::ExecError& error, ir::EdgeId id) override {
+    std::vector<ExprRef> c = s.pathCond;
+    c.push_back(bad);
+    const uint32_t a = add(vc_.em_.mkAnd(std::span<const ExprRef>(c)), id, VcArc::kEnd);
+    vc_.arcs_[a].error = error;
+    vc_.arcs_[a].errorGroup = vc_.errorGroup(id, error);
+  }
+  SymValue input(SymState& s, symbolic::InputKind kind, TypeRef t,
+                 const std::string& name) override {
+    ExprRef symbol = nullptr;
+    SymValue v = vc_.ev_.freshInput(t, name, symbol);
+    // A replay cannot build a longer array than the reference evaluator allows.
+    if (v.isSymbolicArray() && !v.length->isConst())
+      s.pathCond.push_back(vc_.ev_.mk(
+          Op::Le, vc_.em_.types().boolType(),
+          {v.length,
+           vc_.em_.intConst(BigInt(vc_.ev_.concrete().limits().maxArrayLength))}));
+    vc_.inputs_.push_back(VcInput{kind, name, t, v});
+    if (kind == symbolic::InputKind::Havoc)
+      havocs_.push_back(static_cast<uint32_t>(vc_.inputs_.size() - 1));
+    return v;
+  }
+  void successor(SymState&& s, ir::EdgeId id) override {
+    if (to_ == VcArc::kEnd) throw std::logic_error("cover: a step past the unwinding's end");
+    const uint32_t a = add(conjunction(vc_.em_, s.pathCond), id, to_);
+    vc_.pending_[to_].emplace_back(a, std::move(s));
+  }
+  void returned(const SymState& s, ir::EdgeId id) override {
+    add(conjunction(vc_.em_, s.pathCond), id, VcArc::kEnd);
+  }
+  // Executions within the reference evaluator's limits only: every test must replay.
+  void limit(SymState& s, ExprRef within) override { s.pathCond.push_back(within); }
+
+ private:
+  uint32_t add(ExprRef cond, ir::EdgeId id, uint32_t to) {
+    const uint32_t a = static_cast<uint32_t>(vc_.arcs_.size());
+    VcArc arc;
+    arc.from = from_;
+    arc.to = to;
+    arc.edge = id;
+    arc.taken = vc_.em_.freshSymbol("taken", vc_.em_.types().boolType());
+    arc.havocs = havocs_;
+    vc_.arcs_.push_back(std::move(arc));
+    vc_.cond_.push_back(cond);
+    (from_ == VcArc::kRoot ? vc_.rootOut_ : vc_.out_[from_]).push_back(a);
+    if (to != VcArc::kEnd) vc_.in_[to].push_back(a);
+    return a;
+  }
+
+  ReachVc& vc_;
+  uint32_t from_, to_;
+  std::vector<uint32_t> havocs_;
+};
+
+ReachVc::ReachVc(const ir::Program& p, const Unwinding& u, const symbolic::SymEvaluator& ev,
+                 std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry)
+    : p_(p), em_(ev.exprs()), ev_(ev), transfer_(ev, tracked) {
+  const size_t n = u.nodes().size();
+  in_.resize(n);
+  out_.resize(n);
+  pending_.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    reach_.push_back(em_.freshSymbol("reach_" + p_.locName(u.nodes()[i].loc), em_.types().boolType()));
+  if (n == 0) return;
+  {
+    SymState s;
+    Policy entering(*this, VcArc::kRoot, 0);
+    if (transfer_.enter(s, entry, entering)) entering.successor(std::move(s), ir::kNone);
+  }
+  const symbolic::Mover mover;
+  for (uint32_t node : u.order()) {
+    if (pending_[node].empty()) continue;  // no arc leads here: `reach` is false (clauses())
+    SymState s = join(node);
+    for (uint32_t ua : u.nodes()[node].out) {
+      const UnwindArc& arc = u.arcs()[ua];
+      Policy step(*this, node, arc.to == ir::kNone ? VcArc::kEnd : arc.to);
+      transfer_.step(s, mover, arc.edge, step);
+    }
+  }
+  clauses(u);
+}
+
+const std::vector<uint32_t>& ReachVc::out(uint32_t node) const {
+  return node == VcArc::kRoot ? rootOut_ : out_[node];
+}
+
+uint32_t ReachVc::errorGroup(ir::EdgeId edge, const exec::ExecError& e) {
+  for (size_t i = 0; i < errorGroups_.size(); ++i)
+    if (errorGroups_[i].edge == edge && errorGroups_[i].error.kind == e.kind &&
+        errorGroups_[i].error.message == e.message)
+      return static_cast<uint32_t>(i);
+  errorGroups_.push_back(VcErrorGroup{edge, e});
+  return static_cast<uint32_t>(errorGroups_.size() - 1);
+}
+
+SymState ReachVc::join(uint32_t node) {
+  auto incoming = std::move(pending_[node]);
+  pending_[node].clear();
+  SymState s = std::move(incoming[0].second);
+  s.pathCond.clear();
+  s.pathCondAt.clear();
+  s.path.clear();
+  s.havocs.clear();
+  s.limits.clear();
+  s.certificate = nullptr;
+  if (incoming.size() == 1) return s;
+  const std::string where = p_.locName(s.top().pc);
+  Phi phi(em_, ev_, where, incoming.size());
+  auto values = [&](auto pick) {
+    std::vector<const SymValue*> vs;
+    for (size_t i = 0; i < incoming.size(); ++i)
+      vs.push_back(i == 0 ? &pick(s) : &pick(incoming[i].second));
+    return vs;
+  };
+  for (ir::VarId g : p_.globals) {
+    const ir::Variable& v = p_.vars[g];
+    s.globals[v.slot] =
+        phi.merge(values([&](SymState& x) -> SymValue& { return x.globals[v.slot]; }), v.type, v.name);
+  }
+  for (size_t i = 1; i < incoming.size(); ++i)
+    if (incoming[i].second.heap.size() != s.heap.size() ||
+        incoming[i].second.frames.size() != s.frames.size())
+      throw symbolic::NotImplemented("cover: paths that allocate different objects meet at " +
+                                     where);
+  for (size_t o = 0; o < s.heap.size(); ++o) {
+    const uint32_t ci = s.heap[o].classIndex;
+    for (ir::VarId f : p_.classes[ci].fields) {
+      const ir::Variable& v = p_.vars[f];
+      s.heap[o].fields[v.slot] = phi.merge(
+          values([&](SymState& x) -> SymValue& { return x.heap[o].fields[v.slot]; }), v.type,
+          v.name);
+    }
+  }
+  for (size_t d = 0; d < s.frames.size(); ++d) {
+    for (size_t i = 1; i < incoming.size(); ++i)
+      if (incoming[i].second.frames[d].old != s.frames[d].old)
+        throw symbolic::NotImplemented("cover: old() where paths meet (at " + where + ")");
+    for (ir::VarId l : p_.cfas[s.frames[d].cfa].locals) {
+      const ir::Variable& v = p_.vars[l];
+      s.frames[d].locals[v.slot] = phi.merge(
+          values([&](SymState& x) -> SymValue& { return x.frames[d].locals[v.slot]; }), v.type,
+          v.name);
+    }
+  }
+  for (size_t i = 0; i < incoming.size(); ++i) {
+    const uint32_t a = incoming[i].first;
+    std::vector<ExprRef>& eqs = phi.equations()[i];
+    if (eqs.empty()) continue;
+    eqs.push_back(cond_[a]);
+    cond_[a] = conjunction(em_, eqs);
+  }
+  return s;
+}
+
+void ReachVc::clauses(const Unwinding& u) {
+  std::vector<ExprRef> xs;
+  for (uint32_t a : rootOut_) xs.push_back(arcs_[a].taken);
+  clauses_.push_back(disjunction(em_, xs));  // the root is reached
+  for (size_t n = 0; n < u.nodes().size(); ++n) {
+    xs.clear();
+    for (uint32_t a : in_[n]) xs.push_back(arcs_[a].taken);
+    clauses_.push_back(implies(em_, reach_[n], disjunction(em_, xs)));
+    xs.clear();
+    for (uint32_t a : out_[n]) xs.push_back(arcs_[a].taken);
+    clauses_.push_back(implies(em_, reach_[n], disjunction(em_, xs)));
+  }
+  for (size_t a = 0; a < arcs_.size(); ++a) {
+    const VcArc& arc = arcs_[a];
+    std::vector<ExprRef> then{cond_[a]};
+    if (arc.from != VcArc::kRoot) then.push_back(reach_[arc.from]);
+    if (arc.to != VcArc::kEnd) then.push_back(reach_[arc.to]);
+    clauses_.push_back(implies(em_, arc.taken, conjunction(em_, then)));
+  }
+}
+
+}  // namespace tandem::cover

@@ -1,0 +1,95 @@
+// The reachability verification condition of an unwound program (Christ, Hoenicke, Schaef,
+// Sect. 2 and 4): the program in passive form — every edge of the unwinding is executed once by
+// THE symbolic transfer relation (mc/symbolic/transfer.h) from its node's state, and where
+// several arcs meet, each differing value becomes a fresh constant equated to its incoming value
+// on each arc (the single static assignment's phi) — so the formula is linear in the size of the
+// unwound program. One boolean `reach` per node and `taken` per arc:
+//   taken(a) => reach(from) /\ cond(a) /\ phi(a) [/\ reach(to)]
+//   reach(n) => \/ taken(in-arcs)   and   reach(n) => \/ taken(out-arcs)
+// and the root (the entry's initial state) is reached. In every model, the taken arcs from the
+// root to an end (a return of the entry, or an error) through any reached node form a path all
+// of whose conditions hold: a real execution with the model's inputs. So a node is reachable
+// within the bound iff the formula and its `reach` are satisfiable. Errors are arcs to an error
+// end (the paper's conditional choice for assertions): a model that takes one is a failing test.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cover/unwind.h"
+#include "mc/exec/result.h"
+#include "mc/symbolic/transfer.h"
+
+namespace tandem::cover {
+
+// An input of the execution: an entry parameter, an input global or a havoc.
+struct VcInput {
+  symbolic::InputKind kind = symbolic::InputKind::Param;
+  std::string name;
+  TypeRef type = nullptr;
+  symbolic::SymValue value;  // what the program reads (its model value is the input)
+};
+
+struct VcArc {
+  static constexpr uint32_t kRoot = UINT32_MAX - 1;  // `from`: the initial state
+  static constexpr uint32_t kEnd = UINT32_MAX;       // `to`: the entry returns, or the error
+  uint32_t from = kRoot;         // an unwinding node, or kRoot
+  uint32_t to = kEnd;            // an unwinding node, or kEnd
+  ir::EdgeId edge = ir::kNone;   // the IR edge; kNone: entering (or failing on entry)
+  ExprRef taken = nullptr;       // the arc's boolean
+  std::vector<uint32_t> havocs;  // inputs (indices into ReachVc::inputs()) read on the arc
+  std::optional<exec::ExecError> error;
+  uint32_t errorGroup = ir::kNone;  // errors: the same error of every unwound copy
+};
+
+struct VcErrorGroup {
+  ir::EdgeId edge = ir::kNone;  // kNone: on entry
+  exec::ExecError error;
+};
+
+class ReachVc {
+ public:
+  // Throws symbolic::NotImplemented for what the passive form cannot express (references or
+  // objects that differ where paths meet, `old` across a join, processes).
+  ReachVc(const ir::Program& p, const Unwinding& u, const symbolic::SymEvaluator& ev,
+          std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry);
+
+  // The formula, as clauses to assert.
+  const std::vector<ExprRef>& clauses() const { return clauses_; }
+  ExprRef reach(uint32_t node) const { return reach_[node]; }
+  const std::vector<VcArc>& arcs() const { return arcs_; }
+  // Arcs out of (into) an unwinding node, or out of the root (node kRoot).
+  const std::vector<uint32_t>& out(uint32_t node) const;
+  const std::vector<uint32_t>& in(uint32_t node) const { return in_[node]; }
+  const std::vector<VcErrorGroup>& errorGroups() const { return errorGroups_; }
+  // Inputs in the order the transfer asked for them: input globals, the entry's parameters (in
+  // declaration order), then havocs.
+  const std::vector<VcInput>& inputs() const { return inputs_; }
+
+ private:
+  class Policy;
+  // The state of node `n` from the states its arcs bring (the phi equations go to the arcs).
+  symbolic::SymState join(uint32_t n);
+  void clauses(const Unwinding& u);
+  uint32_t errorGroup(ir::EdgeId edge, const exec::ExecError& e);
+
+  const ir::Program& p_;
+  ExprManager& em_;
+  const symbolic::SymEvaluator& ev_;
+  symbolic::Transfer transfer_;
+  std::vector<ExprRef> reach_;
+  std::vector<VcArc> arcs_;
+  std::vector<ExprRef> cond_;  // per arc: its condition, then the phi equations of its target
+  std::vector<std::vector<uint32_t>> in_, out_;
+  std::vector<uint32_t> rootOut_;
+  // Per node, until it is joined: the states its arcs bring.
+  std::vector<std::vector<std::pair<uint32_t, symbolic::SymState>>> pending_;
+  std::vector<VcErrorGroup> errorGroups_;
+  std::vector<VcInput> inputs_;
+  std::vector<ExprRef> clauses_;
+};
+
+}  // namespace tandem::cover

@@ -1,0 +1,191 @@
+// `tandem cover --entry P`: bounded infeasible code detection (Christ, Hoenicke, Schaef; see
+// docs/cover.md). The entry is unwound (cover/unwind.h), its reachability verification condition
+// built by the symbolic transfer relation (cover/reach_vc.h) and enumerated by --algo
+// (cover/algorithms.h); every test is replayed concretely. The report lists the labels and
+// source lines covered and those infeasible within the bound, the tests, and the first failing
+// test's trace. --prove-infeasible asks `prove` about each infeasible location (cover_prove.cpp).
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "engine/api.h"
+#include "engine/cover_prove.h"
+#include "engine/setup.h"
+#include "engine/trace_steps.h"
+#include "mc/smt/smt_error.h"
+
+namespace tandem::engine {
+
+namespace {
+
+bool hasCall(ExprRef e, std::set<ExprRef>& seen) {
+  if (!seen.insert(e).second) return false;
+  if (e->op == Op::Call) return true;
+  for (ExprRef k : e->kids)
+    if (hasCall(k, seen)) return true;
+  return false;
+}
+
+// Calls inside expressions (natives, pure procedures) are uninterpreted functions to the solver:
+// a model would not be an execution, and "infeasible" would not be true.
+void refuseCalls(const cover::ReachVc& vc) {
+  std::set<ExprRef> seen;
+  for (ExprRef c : vc.clauses())
+    if (hasCall(c, seen))
+      throw symbolic::NotImplemented(
+          "cover: calls inside expressions (natives and pure procedures, which the solver sees "
+          "as uninterpreted functions)");
+}
+
+nlohmann::json testJson(const ir::Program& p, const cover::CoverTest& t) {
+  nlohmann::json j;
+  j["inputs"] = inputsJson(t.end);
+  j["labels"] = t.replay.labels;
+  j["result"] = t.replay.error ? "error" : "pass";
+  if (t.replay.error)
+    j["error"] = {{"kind", ir::errorKindName(t.replay.error->kind)},
+                  {"line", t.replay.error->loc.line}};
+  (void)p;
+  return j;
+}
+
+// `test f(1, 2);` per test (its havocs and input globals cannot be given there: said in a comment).
+void writeTests(const ir::Program& p, const CoverRequest& r, ir::CfaId entry,
+                const std::vector<cover::CoverTest>& tests) {
+  std::ofstream f(r.testsOut);
+  f << "// Tests of `tandem cover --entry " << r.entry << " --unwind " << r.unwind << " --algo "
+    << cover::algoName(r.algo) << "` on " << r.file << "\n";
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const cover::CoverTest& t = tests[i];
+    f << "test " << callText(p, entry, t.end.args) << ";  // " << i + 1 << ": "
+      << (t.replay.error ? "error" : "pass");
+    if (!t.end.script.empty())
+      f << " (with " << t.end.script.size() << " more inputs: havocs or input globals)";
+    f << "\n";
+  }
+  if (!f) throw inputError(r.testsOut, "cannot write " + r.testsOut);
+}
+
+}  // namespace
+
+Report cover(ir::Program& p, const CoverRequest& r) {
+  if (!r.cls.empty()) throw usageError("cover --class is not implemented yet (give --entry PROC)");
+  if (p.isClosed())
+    throw inputError(r.file, "cover analyses procedures (an open system with --entry); " + r.file +
+                                 " is a closed system");
+  if (r.entry.empty()) throw usageError("cover needs --entry PROC");
+  const ir::CfaId entry = entryOf(r, p);
+  if (!p.invariants.empty())
+    throw inputError(r.file, "cover: `invariant` declarations are not implemented yet in cover");
+  RunBudget rb(r);
+  exec::NativeRegistry natives;
+  loadNatives(r, p, natives);
+  exec::Evaluator ev(p, natives);
+  symbolic::SymEvaluator sev(p, ev);
+  auto solver = makeSolver(r, p, rb.budget);
+
+  Report rep;
+  rep.command = "cover";
+  rep.file = r.file;
+  std::optional<cover::Unwinding> u;
+  std::optional<cover::ReachVc> vc;
+  cover::CoverResult res;
+  try {
+    u.emplace(p, entry, r.unwind, rb.budget);
+    if (!u->stopped()) {
+      vc.emplace(p, *u, sev, r.tracked, entry);
+      refuseCalls(*vc);
+      cover::Enumerator en(p, *u, *vc, ev, *solver, rb.budget);
+      res = en.run(r.algo);
+    } else {
+      res.reason = rb.budget.stopped() ? rb.budget.stopped()->reason : "unwinding stopped";
+      res.locCovered.assign(p.locs.size(), false);
+    }
+  } catch (const symbolic::NotImplemented& e) {
+    throw inputError(r.file, e.what());
+  } catch (const smt::SmtUnsupported& e) {
+    throw inputError(r.file, std::string("cover: ") + e.what());
+  } catch (const smt::SmtError& e) {
+    throw inputError(r.file, std::string("solver failure: ") + e.what());
+  }
+
+  // Locations of every procedure the unwinding reached, by label and by line.
+  std::vector<ir::CfaId> procs = u ? u->procedures() : std::vector<ir::CfaId>{entry};
+  std::map<std::string, bool> labels;  // label -> some location with it is covered
+  std::vector<std::string> labelOrder;
+  std::map<uint32_t, bool> lines;  // line -> some location on it is covered
+  uint64_t blocks = 0, infeasibleBlocks = 0;
+  std::vector<ir::LocId> infeasibleLocs;
+  for (ir::CfaId c : procs)
+    for (ir::LocId l : p.cfas[c].locs) {
+      const bool cov = res.locCovered[l];
+      ++blocks;
+      if (!cov) {
+        ++infeasibleBlocks;
+        infeasibleLocs.push_back(l);
+      }
+      for (const std::string& lab : p.locs[l].labels) {
+        if (!labels.count(lab)) labelOrder.push_back(lab);
+        labels[lab] = labels[lab] || cov;
+      }
+      if (p.locs[l].loc.line) lines[p.locs[l].loc.line] = lines[p.locs[l].loc.line] || cov;
+    }
+  std::vector<std::string> covered, notCovered;
+  for (const std::string& lab : labelOrder) (labels[lab] ? covered : notCovered).push_back(lab);
+  std::vector<uint32_t> notCoveredLines;
+  for (auto& [line, cov] : lines)
+    if (!cov) notCoveredLines.push_back(line);
+
+  nlohmann::json tests = nlohmann::json::array();
+  uint64_t failing = 0;
+  for (const cover::CoverTest& t : res.tests) {
+    tests.push_back(testJson(p, t));
+    if (!t.replay.error) continue;
+    ++failing;
+    if (!rep.error) {
+      symbolic::Replay full = symbolic::replayPath(ev, entry, t.end);
+      rep.error = replayError(p, entry, full, t.end);
+    }
+  }
+  if (failing)
+    rep.verdict = Verdict::Error;
+  else if (!res.complete)
+    rep.verdict = Verdict::Unknown;
+  else
+    rep.verdict = Verdict::Completed;
+  if (!res.complete) rep.reason = res.reason;
+
+  rep.extra["algo"] = cover::algoName(r.algo);
+  rep.extra["unwind"] = r.unwind;
+  rep.extra["solver"] = smt::backendName(r.solver.backend);
+  rep.extra["tests"] = tests;
+  rep.extra["covered_labels"] = covered;
+  // Only an enumeration that ended says infeasible; otherwise the rest is just not covered.
+  rep.extra["infeasible_labels"] = res.complete ? notCovered : std::vector<std::string>{};
+  rep.extra["uncovered_labels"] = notCovered;
+  rep.extra["infeasible_lines"] = res.complete ? notCoveredLines : std::vector<uint32_t>{};
+  // The bound removed executions: what is infeasible may be feasible with more unwinding.
+  rep.extra["bounded"] = u && u->cuts() > 0;
+  if (r.proveInfeasible && res.complete) {
+    std::vector<ir::LocId> ask;  // labelled, or on a line where nothing is covered
+    for (ir::LocId l : infeasibleLocs)
+      if (!p.locs[l].labels.empty() || (p.locs[l].loc.line && !lines[p.locs[l].loc.line]))
+        ask.push_back(l);
+    rep.extra["proved_infeasible"] = proveInfeasible(p, r, ask, rb.budget);
+  }
+  rep.stats["solver_queries"] = res.queries;
+  rep.stats["paths"] = res.paths;
+  rep.stats["tests"] = res.tests.size();
+  rep.stats["failing"] = failing;
+  rep.stats["blocks"] = blocks;
+  rep.stats["infeasible_blocks"] = res.complete ? infeasibleBlocks : 0;
+  rep.stats["unwound_blocks"] = u ? u->nodes().size() : 0;
+  rep.stats["arcs"] = vc ? vc->arcs().size() : 0;
+  rep.stats["unwinding_cuts"] = u ? u->cuts() : 0;
+  addRunStats(rep.stats, rb.budget);
+  if (!r.testsOut.empty()) writeTests(p, r, entry, res.tests);
+  return rep;
+}
+
+}  // namespace tandem::engine
