@@ -70,7 +70,7 @@ bool Enumerator::taken(uint32_t arc) const {
 bool Enumerator::newTarget(const CoverResult& r, uint32_t arc) const {
   const VcArc& a = vc_.arcs()[arc];
   if (a.error) return !r.errorCovered[a.errorGroup];
-  return a.to != VcArc::kEnd && !r.locCovered[u_.nodes()[a.to].loc];
+  return a.to != VcArc::kEnd && !r.locCovered[vc_.nodes()[a.to].loc];
 }
 
 void Enumerator::testThrough(CoverResult& r, uint32_t node, uint32_t errorArc) {
@@ -146,8 +146,8 @@ void Enumerator::addTest(CoverResult& r, std::vector<uint32_t> arcs) {
   for (uint32_t a : arcs) {
     const VcArc& arc = vc_.arcs()[a];
     if (arc.error) r.errorCovered[arc.errorGroup] = true;
-    if (arc.from != VcArc::kRoot) r.locCovered[u_.nodes()[arc.from].loc] = true;
-    if (arc.to != VcArc::kEnd) r.locCovered[u_.nodes()[arc.to].loc] = true;
+    if (arc.from != VcArc::kRoot) r.locCovered[vc_.nodes()[arc.from].loc] = true;
+    if (arc.to != VcArc::kEnd) r.locCovered[vc_.nodes()[arc.to].loc] = true;
   }
   t.arcs = std::move(arcs);
   r.tests.push_back(std::move(t));
@@ -173,8 +173,8 @@ void Enumerator::statements(CoverResult& r) {
   for (;;) {
     // RemoveClones: a location is covered by any of its copies.
     ExprRef enabling = em_.falseExpr();
-    for (size_t n = 0; n < u_.nodes().size(); ++n)
-      if (!r.locCovered[u_.nodes()[n].loc]) enabling = em_.mkOr(enabling, vc_.reach(n));
+    for (size_t n = 0; n < vc_.nodes().size(); ++n)
+      if (!r.locCovered[vc_.nodes()[n].loc]) enabling = em_.mkOr(enabling, vc_.reach(static_cast<uint32_t>(n)));
     for (size_t a = 0; a < vc_.arcs().size(); ++a)
       if (vc_.arcs()[a].error && !r.errorCovered[vc_.arcs()[a].errorGroup])
         enabling = em_.mkOr(enabling, vc_.arcs()[a].taken);
@@ -194,8 +194,8 @@ void Enumerator::statements(CoverResult& r) {
       if (arc.error && !r.errorCovered[arc.errorGroup] && taken(static_cast<uint32_t>(a)))
         testThrough(r, arc.from, static_cast<uint32_t>(a));
     }
-    for (uint32_t n : u_.order())
-      if (!r.locCovered[u_.nodes()[n].loc] && solver_.model().evalBool(vc_.reach(n)).value_or(false))
+    for (uint32_t n = 0; n < vc_.nodes().size(); ++n)
+      if (!r.locCovered[vc_.nodes()[n].loc] && solver_.model().evalBool(vc_.reach(n)).value_or(false))
         testThrough(r, n);
     solver_.pop();
     if (r.tests.size() == before) throw std::logic_error("cover: a model that covers nothing new");
@@ -205,7 +205,7 @@ void Enumerator::statements(CoverResult& r) {
 
 void Enumerator::fm(CoverResult& r) {
   std::vector<std::vector<uint32_t>> copies(p_.locs.size());
-  for (uint32_t n : u_.order()) copies[u_.nodes()[n].loc].push_back(n);
+  for (uint32_t n = 0; n < vc_.nodes().size(); ++n) copies[vc_.nodes()[n].loc].push_back(n);
   for (ir::LocId l = 0; l < p_.locs.size(); ++l) {
     if (copies[l].empty()) continue;
     ExprRef any = em_.falseExpr();

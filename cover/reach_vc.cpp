@@ -1,5 +1,6 @@
 #include "cover/reach_vc.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tandem::cover {
@@ -24,6 +25,52 @@ ExprRef implies(ExprManager& em, ExprRef a, ExprRef b) { return em.mkOr(em.mkNot
 bool sameAddress(const symbolic::SymAddress& a, const symbolic::SymAddress& b) {
   return a.base == b.base && a.frame == b.frame && a.object == b.object && a.slot == b.slot &&
          a.thread == b.thread && a.path == b.path;
+}
+
+// Whether a phi can join the two values: references to the same place, the same objects.
+bool joinable(const SymValue& a, const SymValue& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case SymValue::Kind::Scalar:
+      return true;
+    case SymValue::Kind::Ref:
+      return a.addr.has_value() == b.addr.has_value() && (!a.addr || sameAddress(*a.addr, *b.addr));
+    case SymValue::Kind::Object:
+      return a.object == b.object;
+    case SymValue::Kind::Array:
+      break;
+  }
+  if (a.elems && b.elems && a.elems->size() == b.elems->size()) {
+    for (size_t i = 0; i < a.elems->size(); ++i)
+      if (!joinable((*a.elems)[i], (*b.elems)[i])) return false;
+    return true;
+  }
+  // One array term: scalar elements only.
+  for (const SymValue* v : {&a, &b})
+    if (v->elems)
+      for (const SymValue& e : *v->elems)
+        if (e.kind != SymValue::Kind::Scalar) return false;
+  return true;
+}
+
+bool joinable(const std::vector<SymValue>& a, const std::vector<SymValue>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!joinable(a[i], b[i])) return false;
+  return true;
+}
+
+bool joinable(const SymState& a, const SymState& b) {
+  if (a.heap.size() != b.heap.size() || a.frames.size() != b.frames.size()) return false;
+  if (!joinable(a.globals, b.globals)) return false;
+  for (size_t o = 0; o < a.heap.size(); ++o)
+    if (a.heap[o].classIndex != b.heap[o].classIndex || !joinable(a.heap[o].fields, b.heap[o].fields))
+      return false;
+  for (size_t d = 0; d < a.frames.size(); ++d)
+    if (a.frames[d].old != b.frames[d].old || a.frames[d].self != b.frames[d].self ||
+        !joinable(a.frames[d].locals, b.frames[d].locals))
+      return false;
+  return true;
 }
 
 // The single static assignment's phi: one value of the joined state from the values each
@@ -143,8 +190,8 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
   }
   void successor(SymState&& s, ir::EdgeId id) override {
     if (to_ == VcArc::kEnd) throw std::logic_error("cover: a step past the unwinding's end");
-    const uint32_t a = add(conjunction(vc_.em_, s.pathCond), id, to_);
-    vc_.pending_[to_].emplace_back(a, std::move(s));
+    const uint32_t a = add(conjunction(vc_.em_, s.pathCond), id, VcArc::kEnd);
+    vc_.pending_[to_].emplace_back(a, std::move(s));  // its target copy is chosen by join()
   }
   void returned(const SymState& s, ir::EdgeId id) override {
     add(conjunction(vc_.em_, s.pathCond), id, VcArc::kEnd);
@@ -164,41 +211,37 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
     vc_.arcs_.push_back(std::move(arc));
     vc_.cond_.push_back(cond);
     (from_ == VcArc::kRoot ? vc_.rootOut_ : vc_.out_[from_]).push_back(a);
-    if (to != VcArc::kEnd) vc_.in_[to].push_back(a);
     return a;
   }
 
   ReachVc& vc_;
-  uint32_t from_, to_;
+  uint32_t from_;  // a node copy, or kRoot
+  uint32_t to_;    // an unwinding node, or kEnd
   std::vector<uint32_t> havocs_;
 };
 
 ReachVc::ReachVc(const ir::Program& p, const Unwinding& u, const symbolic::SymEvaluator& ev,
                  std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry)
     : p_(p), em_(ev.exprs()), ev_(ev), transfer_(ev, tracked) {
-  const size_t n = u.nodes().size();
-  in_.resize(n);
-  out_.resize(n);
-  pending_.resize(n);
-  for (size_t i = 0; i < n; ++i)
-    reach_.push_back(em_.freshSymbol("reach_" + p_.locName(u.nodes()[i].loc), em_.types().boolType()));
-  if (n == 0) return;
-  {
+  pending_.resize(u.nodes().size());
+  if (!u.nodes().empty()) {
     SymState s;
     Policy entering(*this, VcArc::kRoot, 0);
     if (transfer_.enter(s, entry, entering)) entering.successor(std::move(s), ir::kNone);
   }
   const symbolic::Mover mover;
   for (uint32_t node : u.order()) {
-    if (pending_[node].empty()) continue;  // no arc leads here: `reach` is false (clauses())
-    SymState s = join(node);
-    for (uint32_t ua : u.nodes()[node].out) {
-      const UnwindArc& arc = u.arcs()[ua];
-      Policy step(*this, node, arc.to == ir::kNone ? VcArc::kEnd : arc.to);
-      transfer_.step(s, mover, arc.edge, step);
+    // No arc leads here: the node has no copy, and no execution reaches it.
+    if (pending_[node].empty()) continue;
+    for (auto& [copy, s] : join(u, node)) {
+      for (uint32_t ua : u.nodes()[node].out) {
+        const UnwindArc& arc = u.arcs()[ua];
+        Policy step(*this, copy, arc.to == ir::kNone ? VcArc::kEnd : arc.to);
+        transfer_.step(s, mover, arc.edge, step);
+      }
     }
   }
-  clauses(u);
+  clauses();
 }
 
 const std::vector<uint32_t>& ReachVc::out(uint32_t node) const {
@@ -214,9 +257,37 @@ uint32_t ReachVc::errorGroup(ir::EdgeId edge, const exec::ExecError& e) {
   return static_cast<uint32_t>(errorGroups_.size() - 1);
 }
 
-SymState ReachVc::join(uint32_t node) {
+std::vector<std::pair<uint32_t, SymState>> ReachVc::join(const Unwinding& u, uint32_t node) {
   auto incoming = std::move(pending_[node]);
   pending_[node].clear();
+  // Arcs whose states a phi can join share a copy (the first state of each group decides).
+  std::vector<std::vector<std::pair<uint32_t, SymState>>> groups;
+  for (auto& in : incoming) {
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const auto& grp) { return joinable(grp[0].second, in.second); });
+    if (g == groups.end()) {
+      groups.emplace_back();
+      g = groups.end() - 1;
+    }
+    g->push_back(std::move(in));
+  }
+  std::vector<std::pair<uint32_t, SymState>> out;
+  for (auto& grp : groups) {
+    const uint32_t copy = static_cast<uint32_t>(nodes_.size());
+    const ir::LocId loc = u.nodes()[node].loc;
+    nodes_.push_back(VcNode{node, loc, em_.freshSymbol("reach_" + p_.locName(loc), em_.types().boolType())});
+    in_.emplace_back();
+    out_.emplace_back();
+    for (auto& [a, st] : grp) {
+      arcs_[a].to = copy;
+      in_[copy].push_back(a);
+    }
+    out.emplace_back(copy, joinStates(grp));
+  }
+  return out;
+}
+
+SymState ReachVc::joinStates(std::vector<std::pair<uint32_t, SymState>>& incoming) {
   SymState s = std::move(incoming[0].second);
   s.pathCond.clear();
   s.pathCondAt.clear();
@@ -238,11 +309,6 @@ SymState ReachVc::join(uint32_t node) {
     s.globals[v.slot] =
         phi.merge(values([&](SymState& x) -> SymValue& { return x.globals[v.slot]; }), v.type, v.name);
   }
-  for (size_t i = 1; i < incoming.size(); ++i)
-    if (incoming[i].second.heap.size() != s.heap.size() ||
-        incoming[i].second.frames.size() != s.frames.size())
-      throw symbolic::NotImplemented("cover: paths that allocate different objects meet at " +
-                                     where);
   for (size_t o = 0; o < s.heap.size(); ++o) {
     const uint32_t ci = s.heap[o].classIndex;
     for (ir::VarId f : p_.classes[ci].fields) {
@@ -252,17 +318,13 @@ SymState ReachVc::join(uint32_t node) {
           v.name);
     }
   }
-  for (size_t d = 0; d < s.frames.size(); ++d) {
-    for (size_t i = 1; i < incoming.size(); ++i)
-      if (incoming[i].second.frames[d].old != s.frames[d].old)
-        throw symbolic::NotImplemented("cover: old() where paths meet (at " + where + ")");
+  for (size_t d = 0; d < s.frames.size(); ++d)
     for (ir::VarId l : p_.cfas[s.frames[d].cfa].locals) {
       const ir::Variable& v = p_.vars[l];
       s.frames[d].locals[v.slot] = phi.merge(
           values([&](SymState& x) -> SymValue& { return x.frames[d].locals[v.slot]; }), v.type,
           v.name);
     }
-  }
   for (size_t i = 0; i < incoming.size(); ++i) {
     const uint32_t a = incoming[i].first;
     std::vector<ExprRef>& eqs = phi.equations()[i];
@@ -273,23 +335,23 @@ SymState ReachVc::join(uint32_t node) {
   return s;
 }
 
-void ReachVc::clauses(const Unwinding& u) {
+void ReachVc::clauses() {
   std::vector<ExprRef> xs;
   for (uint32_t a : rootOut_) xs.push_back(arcs_[a].taken);
   clauses_.push_back(disjunction(em_, xs));  // the root is reached
-  for (size_t n = 0; n < u.nodes().size(); ++n) {
+  for (size_t n = 0; n < nodes_.size(); ++n) {
     xs.clear();
     for (uint32_t a : in_[n]) xs.push_back(arcs_[a].taken);
-    clauses_.push_back(implies(em_, reach_[n], disjunction(em_, xs)));
+    clauses_.push_back(implies(em_, nodes_[n].reach, disjunction(em_, xs)));
     xs.clear();
     for (uint32_t a : out_[n]) xs.push_back(arcs_[a].taken);
-    clauses_.push_back(implies(em_, reach_[n], disjunction(em_, xs)));
+    clauses_.push_back(implies(em_, nodes_[n].reach, disjunction(em_, xs)));
   }
   for (size_t a = 0; a < arcs_.size(); ++a) {
     const VcArc& arc = arcs_[a];
     std::vector<ExprRef> then{cond_[a]};
-    if (arc.from != VcArc::kRoot) then.push_back(reach_[arc.from]);
-    if (arc.to != VcArc::kEnd) then.push_back(reach_[arc.to]);
+    if (arc.from != VcArc::kRoot) then.push_back(nodes_[arc.from].reach);
+    if (arc.to != VcArc::kEnd) then.push_back(nodes_[arc.to].reach);
     clauses_.push_back(implies(em_, arc.taken, conjunction(em_, then)));
   }
 }

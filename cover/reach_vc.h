@@ -3,7 +3,10 @@
 // THE symbolic transfer relation (mc/symbolic/transfer.h) from its node's state, and where
 // several arcs meet, each differing value becomes a fresh constant equated to its incoming value
 // on each arc (the single static assignment's phi) — so the formula is linear in the size of the
-// unwound program. One boolean `reach` per node and `taken` per arc:
+// unwound program. Values that no phi can join (references to different places, different
+// objects) keep their paths apart: the node gets one copy per kind of state that meets there
+// (in the programs of the paper, and without references, exactly one). One boolean `reach` per
+// node copy and `taken` per arc:
 //   taken(a) => reach(from) /\ cond(a) /\ phi(a) [/\ reach(to)]
 //   reach(n) => \/ taken(in-arcs)   and   reach(n) => \/ taken(out-arcs)
 // and the root (the entry's initial state) is reached. In every model, the taken arcs from the
@@ -33,11 +36,18 @@ struct VcInput {
   symbolic::SymValue value;  // what the program reads (its model value is the input)
 };
 
+// A copy of an unwinding node: the states of the arcs that meet there and can be joined.
+struct VcNode {
+  uint32_t unwound = 0;  // the unwinding node
+  ir::LocId loc = ir::kNone;
+  ExprRef reach = nullptr;
+};
+
 struct VcArc {
   static constexpr uint32_t kRoot = UINT32_MAX - 1;  // `from`: the initial state
   static constexpr uint32_t kEnd = UINT32_MAX;       // `to`: the entry returns, or the error
-  uint32_t from = kRoot;         // an unwinding node, or kRoot
-  uint32_t to = kEnd;            // an unwinding node, or kEnd
+  uint32_t from = kRoot;         // a VcNode, or kRoot
+  uint32_t to = kEnd;            // a VcNode, or kEnd
   ir::EdgeId edge = ir::kNone;   // the IR edge; kNone: entering (or failing on entry)
   ExprRef taken = nullptr;       // the arc's boolean
   std::vector<uint32_t> havocs;  // inputs (indices into ReachVc::inputs()) read on the arc
@@ -59,9 +69,11 @@ class ReachVc {
 
   // The formula, as clauses to assert.
   const std::vector<ExprRef>& clauses() const { return clauses_; }
-  ExprRef reach(uint32_t node) const { return reach_[node]; }
+  // The node copies, every one after all its predecessors.
+  const std::vector<VcNode>& nodes() const { return nodes_; }
+  ExprRef reach(uint32_t node) const { return nodes_[node].reach; }
   const std::vector<VcArc>& arcs() const { return arcs_; }
-  // Arcs out of (into) an unwinding node, or out of the root (node kRoot).
+  // Arcs out of (into) a node copy, or out of the root (node kRoot).
   const std::vector<uint32_t>& out(uint32_t node) const;
   const std::vector<uint32_t>& in(uint32_t node) const { return in_[node]; }
   const std::vector<VcErrorGroup>& errorGroups() const { return errorGroups_; }
@@ -71,21 +83,23 @@ class ReachVc {
 
  private:
   class Policy;
-  // The state of node `n` from the states its arcs bring (the phi equations go to the arcs).
-  symbolic::SymState join(uint32_t n);
-  void clauses(const Unwinding& u);
+  // The copies of unwinding node `n`, each with its state joined from the states its arcs bring
+  // (the phi equations go to the arcs).
+  std::vector<std::pair<uint32_t, symbolic::SymState>> join(const Unwinding& u, uint32_t n);
+  symbolic::SymState joinStates(std::vector<std::pair<uint32_t, symbolic::SymState>>& incoming);
+  void clauses();
   uint32_t errorGroup(ir::EdgeId edge, const exec::ExecError& e);
 
   const ir::Program& p_;
   ExprManager& em_;
   const symbolic::SymEvaluator& ev_;
   symbolic::Transfer transfer_;
-  std::vector<ExprRef> reach_;
+  std::vector<VcNode> nodes_;
   std::vector<VcArc> arcs_;
   std::vector<ExprRef> cond_;  // per arc: its condition, then the phi equations of its target
   std::vector<std::vector<uint32_t>> in_, out_;
   std::vector<uint32_t> rootOut_;
-  // Per node, until it is joined: the states its arcs bring.
+  // Per unwinding node, until it is joined: the arcs that lead there and their states.
   std::vector<std::vector<std::pair<uint32_t, symbolic::SymState>>> pending_;
   std::vector<VcErrorGroup> errorGroups_;
   std::vector<VcInput> inputs_;

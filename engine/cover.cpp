@@ -29,13 +29,14 @@ bool hasCall(ExprRef e, std::set<ExprRef>& seen) {
 
 // Calls inside expressions (natives, pure procedures) are uninterpreted functions to the solver:
 // a model would not be an execution, and "infeasible" would not be true.
-void refuseCalls(const cover::ReachVc& vc) {
+void refuseCalls(const cover::ReachVc& vc, const symbolic::SymEvaluator& sev) {
   std::set<ExprRef> seen;
-  for (ExprRef c : vc.clauses())
-    if (hasCall(c, seen))
-      throw symbolic::NotImplemented(
-          "cover: calls inside expressions (natives and pure procedures, which the solver sees "
-          "as uninterpreted functions)");
+  bool calls = sev.uncheckedCalls() > 0;  // a procedure's errors would go unchecked
+  for (ExprRef c : vc.clauses()) calls = calls || hasCall(c, seen);
+  if (calls)
+    throw symbolic::NotImplemented(
+        "cover: calls inside expressions (natives and pure procedures, which the solver sees "
+        "as uninterpreted functions)");
 }
 
 nlohmann::json testJson(const ir::Program& p, const cover::CoverTest& t) {
@@ -95,7 +96,7 @@ Report cover(ir::Program& p, const CoverRequest& r) {
     u.emplace(p, entry, r.unwind, rb.budget);
     if (!u->stopped()) {
       vc.emplace(p, *u, sev, r.tracked, entry);
-      refuseCalls(*vc);
+      refuseCalls(*vc, sev);
       cover::Enumerator en(p, *u, *vc, ev, *solver, rb.budget);
       res = en.run(r.algo);
     } else {

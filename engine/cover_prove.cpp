@@ -74,7 +74,10 @@ nlohmann::json proveInfeasible(const ir::Program& p, const CoverRequest& r,
     pr.limits.timeoutSeconds = seconds;
     Report pv = prove(*q, pr);
     j["prove"] = verdictName(pv.verdict);
-    j["result"] = pv.verdict == Verdict::Proved ? "infeasible" : "bounded";
+    // An error of prove is an execution that reaches the location: feasible with more unwinding.
+    j["result"] = pv.verdict == Verdict::Proved  ? "infeasible"
+                  : pv.verdict == Verdict::Error ? "feasible"
+                                                 : "bounded";
     if (!pv.reason.empty()) j["reason"] = pv.reason;
     out.push_back(j);
   }

@@ -18,7 +18,8 @@
 namespace tandem::engine {
 
 // One entry per labelled location of `locs` and per source line of the others (its first
-// location): {"label" or "line", "result": "infeasible" (for every unwinding) | "bounded",
+// location): {"label" or "line", "result": "infeasible" (for every unwinding) | "feasible" (prove
+// found an execution that reaches it: more unwinding covers it) | "bounded" (undecided),
 // "prove": prove's verdict, "reason"}. Each `prove` run gets what is left of the run's time, and
 // at most 30 s without --timeout.
 nlohmann::json proveInfeasible(const ir::Program& p, const CoverRequest& r,

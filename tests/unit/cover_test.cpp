@@ -1,0 +1,172 @@
+// tandem cover (Christ, Hoenicke, Schaef): unwinding, the reachability verification condition and
+// its three enumerations, through the engine API, on both back ends.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "engine/api.h"
+#include "test_programs.h"
+
+namespace tandem {
+namespace {
+
+engine::Report cover(ir::Program& p, const std::string& entry, uint32_t k, cover::Algo algo,
+                     const std::string& solver = "z3") {
+  engine::CoverRequest r;
+  r.file = "t.tdm";
+  r.entry = entry;
+  r.unwind = k;
+  r.algo = algo;
+  r.solver.backend = *smt::parseBackend(solver);
+  return engine::cover(p, r);
+}
+
+std::set<std::string> labels(const engine::Report& r, const char* key) {
+  std::set<std::string> out;
+  for (const auto& l : r.extra[key]) out.insert(l.get<std::string>());
+  return out;
+}
+
+const cover::Algo kAlgos[] = {cover::Algo::Paths, cover::Algo::Statements, cover::Algo::Fm};
+const char* const kSolvers[] = {"z3", "cvc5"};
+
+// Every algorithm on both solvers: the same verdict and the same infeasible labels; returns them.
+std::set<std::string> agreed(ir::Program& p, const std::string& entry, uint32_t k,
+                             engine::Verdict verdict) {
+  std::optional<std::set<std::string>> first;
+  for (const char* solver : kSolvers)
+    for (cover::Algo a : kAlgos) {
+      CAPTURE(solver);
+      CAPTURE(cover::algoName(a));
+      engine::Report r = cover(p, entry, k, a, solver);
+      CHECK(r.verdict == verdict);
+      std::set<std::string> inf = labels(r, "infeasible_labels");
+      if (!first) first = inf;
+      CHECK(inf == *first);
+      // Every label is covered or infeasible, never both.
+      for (const std::string& l : labels(r, "covered_labels")) CHECK(!inf.count(l));
+    }
+  return *first;
+}
+
+TEST_CASE("cover: infeasible.tdm, the loop unwound K times without added executions") {
+  auto p = test::loadShared("infeasible.tdm");
+  // K = 2: paths 2 (the first if) x 3 (0, 1 or 2 iterations); DEEP needs i == 3.
+  for (const char* solver : kSolvers) {
+    CAPTURE(solver);
+    engine::Report r2 = cover(*p, "g", 2, cover::Algo::Paths, solver);
+    CHECK(r2.stats["paths"] == 6);
+    CHECK(r2.extra["bounded"] == true);
+    engine::Report r3 = cover(*p, "g", 3, cover::Algo::Paths, solver);
+    CHECK(r3.stats["paths"] == 8);  // 4 loop paths; the third iteration takes DEEP
+    CHECK(labels(r3, "covered_labels").count("DEEP"));
+  }
+  CHECK(agreed(*p, "g", 2, engine::Verdict::Completed) == std::set<std::string>{"DEAD", "DEEP"});
+  CHECK(agreed(*p, "g", 3, engine::Verdict::Completed) == std::set<std::string>{"DEAD"});
+  CHECK(agreed(*p, "g", 0, engine::Verdict::Completed) == std::set<std::string>{"DEAD", "DEEP"});
+}
+
+TEST_CASE("cover: statements needs fewer queries than paths, and each test is a real execution") {
+  auto p = test::loadShared("infeasible.tdm");
+  engine::Report pc = cover(*p, "g", 4, cover::Algo::Paths);
+  engine::Report sc = cover(*p, "g", 4, cover::Algo::Statements);
+  CHECK(sc.stats["solver_queries"].get<uint64_t>() < pc.stats["solver_queries"].get<uint64_t>());
+  CHECK(pc.stats["solver_queries"].get<uint64_t>() == pc.stats["paths"].get<uint64_t>() + 1);
+  for (const auto& t : sc.extra["tests"]) CHECK(t["result"] == "pass");
+}
+
+TEST_CASE("cover: i32 arithmetic wraps, int does not") {
+  auto p = test::loadText(R"(
+    proc w(x: i32) { var y: i32 = x + 1; if (y < x) { WRAP: y := 0; } }
+    proc m(x: int) { var y: int = x + 1; if (y < x) { NEVER: y := 0; } }
+  )");
+  CHECK(agreed(*p, "w", 2, engine::Verdict::Completed).empty());
+  CHECK(agreed(*p, "m", 2, engine::Verdict::Completed) == std::set<std::string>{"NEVER"});
+}
+
+TEST_CASE("cover: an assertion is a conditional choice: a failing test is an error") {
+  auto p = test::loadText(R"(
+    proc f(x: int, a: int[]) {
+      if (len(a) > 2 && a[2] == x) {
+        HIT: assert x != 7;
+      }
+      if (x > 3 && x < 2) { DEAD: x := 0; }
+    }
+  )");
+  CHECK(agreed(*p, "f", 1, engine::Verdict::Error) == std::set<std::string>{"DEAD"});
+  engine::Report r = cover(*p, "f", 1, cover::Algo::Statements);
+  REQUIRE(r.error);
+  CHECK(r.error->kind == "assert");
+  CHECK(!r.error->trace.empty());
+}
+
+TEST_CASE("cover: calls are inlined, recursion unwound K times") {
+  auto p = test::loadText(R"(
+    proc r(n: int): int {
+      if (n <= 0) { return 0; }
+      var t: int = r(n - 1);
+      return t + 1;
+    }
+    proc main(n: int) {
+      var v: int = r(n);
+      if (v == 3) { DEEP: v := 0; }
+      if (v < 0) { NEG: v := 0; }
+    }
+  )");
+  // r(3) needs four activations of r: K = 2 allows three.
+  CHECK(agreed(*p, "main", 2, engine::Verdict::Completed) == std::set<std::string>{"DEEP", "NEG"});
+  CHECK(agreed(*p, "main", 3, engine::Verdict::Completed) == std::set<std::string>{"NEG"});
+}
+
+TEST_CASE("cover: a loop of gotos is unwound like a while loop") {
+  auto p = test::loadText(R"(
+    proc g(n: int) {
+      var i: int = 0;
+    L1: goto L2, L3;
+    L2: assume i < n;
+        i := i + 1;
+        goto L1;
+    L3: assume i >= n;
+        if (i == 2) { TWO: i := 0; }
+        return;
+    }
+  )");
+  CHECK(agreed(*p, "g", 1, engine::Verdict::Completed) == std::set<std::string>{"TWO"});
+  CHECK(agreed(*p, "g", 2, engine::Verdict::Completed).empty());
+  CHECK(cover(*p, "g", 2, cover::Algo::Paths).stats["paths"] == 3);
+}
+
+TEST_CASE("cover: references that differ where paths meet keep their paths apart") {
+  auto p = test::loadShared("foo_null.tdm");
+  CHECK(agreed(*p, "foo", 2, engine::Verdict::Error) == std::set<std::string>{"E"});
+}
+
+TEST_CASE("cover: a bound gives unknown and claims nothing infeasible") {
+  auto p = test::loadShared("infeasible.tdm");
+  engine::CoverRequest r;
+  r.file = "t.tdm";
+  r.entry = "g";
+  r.unwind = 50;
+  r.limits.maxStates = 20;
+  engine::Report rep = engine::cover(*p, r);
+  CHECK(rep.verdict == engine::Verdict::Unknown);
+  CHECK(rep.reason == "state bound (20)");
+  CHECK(rep.extra["infeasible_labels"].empty());
+}
+
+TEST_CASE("cover: what the encoding cannot express is an input error") {
+  auto p = test::loadText(R"(
+    proc h(x: int): int { return x / 2; }
+    proc f(x: int) { var y: int = h(x) + h(x + 1); if (y > 3) { A: y := 0; } }
+  )");
+  engine::CoverRequest r;
+  r.file = "t.tdm";
+  r.entry = "f";
+  CHECK_THROWS_AS(engine::cover(*p, r), engine::CommandError);
+  r.entry = "nosuch";
+  CHECK_THROWS_AS(engine::cover(*p, r), engine::CommandError);
+}
+
+}  // namespace
+}  // namespace tandem
