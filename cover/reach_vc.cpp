@@ -190,11 +190,42 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
   }
   void successor(SymState&& s, ir::EdgeId id) override {
     if (to_ == VcArc::kEnd) throw std::logic_error("cover: a step past the unwinding's end");
-    const uint32_t a = add(conjunction(vc_.em_, s.pathCond), id, VcArc::kEnd);
+    // Passive form: every value the step computed becomes a constant of its own, equated to its
+    // term on this arc. Substituting terms instead nests them over the whole program, and the
+    // solver drowns in the products of their coefficients (measured on the random benchmark:
+    // 10 s timeouts on 9 diamonds).
+    std::vector<ExprRef> defs = s.pathCond;
+    auto name = [&](SymValue& v, const std::string& n) { assign(v, n, defs); };
+    for (ir::VarId g : vc_.p_.globals) name(s.globals[vc_.p_.vars[g].slot], vc_.p_.vars[g].name);
+    for (symbolic::SymObject& o : s.heap)
+      for (SymValue& f : o.fields) name(f, "field");
+    for (symbolic::SymFrame& f : s.frames)
+      for (ir::VarId l : vc_.p_.cfas[f.cfa].locals)
+        name(f.locals[vc_.p_.vars[l].slot], vc_.p_.vars[l].name);
+    const uint32_t a = add(conjunction(vc_.em_, defs), id, VcArc::kEnd);
     vc_.pending_[to_].emplace_back(a, std::move(s));  // its target copy is chosen by join()
   }
   void returned(const SymState& s, ir::EdgeId id) override {
     add(conjunction(vc_.em_, s.pathCond), id, VcArc::kEnd);
+  }
+  // Names `v` by a fresh constant (recursively for arrays) unless it is a constant or a symbol.
+  void assign(SymValue& v, const std::string& n, std::vector<ExprRef>& defs) {
+    auto fresh = [&](ExprRef e) {
+      if (!e || e->isConst() || e->op == Op::Symbol) return e;
+      ExprRef x = vc_.em_.freshSymbol(n, e->type);
+      defs.push_back(vc_.em_.mkEq(x, e));
+      return x;
+    };
+    if (v.kind == SymValue::Kind::Scalar) {
+      v.expr = fresh(v.expr);
+    } else if (v.kind == SymValue::Kind::Array && v.elems) {
+      std::vector<SymValue> xs = *v.elems;
+      for (SymValue& x : xs) assign(x, n, defs);
+      v = SymValue::array(std::move(xs));
+    } else if (v.kind == SymValue::Kind::Array) {
+      v.expr = fresh(v.expr);
+      v.length = fresh(v.length);
+    }
   }
   // Executions within the reference evaluator's limits only: every test must replay.
   void limit(SymState& s, ExprRef within) override { s.pathCond.push_back(within); }
@@ -206,7 +237,7 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
     arc.from = from_;
     arc.to = to;
     arc.edge = id;
-    arc.taken = vc_.em_.freshSymbol("taken", vc_.em_.types().boolType());
+    // `taken` is chosen once the step's arcs are all known (ReachVc::name).
     arc.havocs = havocs_;
     vc_.arcs_.push_back(std::move(arc));
     vc_.cond_.push_back(cond);
@@ -221,16 +252,22 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
 };
 
 ReachVc::ReachVc(const ir::Program& p, const Unwinding& u, const symbolic::SymEvaluator& ev,
-                 std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry)
+                 std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry,
+                 search::Budget& budget)
     : p_(p), em_(ev.exprs()), ev_(ev), transfer_(ev, tracked) {
   pending_.resize(u.nodes().size());
   if (!u.nodes().empty()) {
     SymState s;
     Policy entering(*this, VcArc::kRoot, 0);
     if (transfer_.enter(s, entry, entering)) entering.successor(std::move(s), ir::kNone);
+    name(rootOut_, nullptr);
   }
   const symbolic::Mover mover;
   for (uint32_t node : u.order()) {
+    if (budget.poll()) {
+      stopped_ = true;
+      return;
+    }
     // No arc leads here: the node has no copy, and no execution reaches it.
     if (pending_[node].empty()) continue;
     for (auto& [copy, s] : join(u, node)) {
@@ -239,9 +276,20 @@ ReachVc::ReachVc(const ir::Program& p, const Unwinding& u, const symbolic::SymEv
         Policy step(*this, copy, arc.to == ir::kNone ? VcArc::kEnd : arc.to);
         transfer_.step(s, mover, arc.edge, step);
       }
+      name(out_[copy], nodes_[copy].reach);
     }
   }
   clauses();
+}
+
+void ReachVc::name(const std::vector<uint32_t>& arcs, ExprRef reachFrom) {
+  // The only way on from a reached node is taken whenever the node is reached: one boolean
+  // for both (a straight line of statements then has one boolean, as a basic block).
+  if (reachFrom && arcs.size() == 1 && !arcs_[arcs[0]].error) {
+    arcs_[arcs[0]].taken = reachFrom;
+    return;
+  }
+  for (uint32_t a : arcs) arcs_[a].taken = em_.freshSymbol("taken", em_.types().boolType());
 }
 
 const std::vector<uint32_t>& ReachVc::out(uint32_t node) const {
@@ -275,7 +323,10 @@ std::vector<std::pair<uint32_t, SymState>> ReachVc::join(const Unwinding& u, uin
   for (auto& grp : groups) {
     const uint32_t copy = static_cast<uint32_t>(nodes_.size());
     const ir::LocId loc = u.nodes()[node].loc;
-    nodes_.push_back(VcNode{node, loc, em_.freshSymbol("reach_" + p_.locName(loc), em_.types().boolType())});
+    // Reached iff its only arc in is taken: one boolean for both.
+    ExprRef reach = grp.size() == 1 ? arcs_[grp[0].first].taken
+                                    : em_.freshSymbol("reach_" + p_.locName(loc), em_.types().boolType());
+    nodes_.push_back(VcNode{node, loc, reach});
     in_.emplace_back();
     out_.emplace_back();
     for (auto& [a, st] : grp) {
@@ -339,19 +390,26 @@ void ReachVc::clauses() {
   std::vector<ExprRef> xs;
   for (uint32_t a : rootOut_) xs.push_back(arcs_[a].taken);
   clauses_.push_back(disjunction(em_, xs));  // the root is reached
+  // `reach => \/ xs`, unless xs is `reach` itself (the booleans ReachVc::name shares).
+  auto reachImplies = [&](ExprRef reach) {
+    if (xs.size() == 1 && xs[0] == reach) return;
+    clauses_.push_back(implies(em_, reach, disjunction(em_, xs)));
+  };
   for (size_t n = 0; n < nodes_.size(); ++n) {
     xs.clear();
     for (uint32_t a : in_[n]) xs.push_back(arcs_[a].taken);
-    clauses_.push_back(implies(em_, nodes_[n].reach, disjunction(em_, xs)));
+    reachImplies(nodes_[n].reach);
     xs.clear();
     for (uint32_t a : out_[n]) xs.push_back(arcs_[a].taken);
-    clauses_.push_back(implies(em_, nodes_[n].reach, disjunction(em_, xs)));
+    reachImplies(nodes_[n].reach);
   }
   for (size_t a = 0; a < arcs_.size(); ++a) {
     const VcArc& arc = arcs_[a];
     std::vector<ExprRef> then{cond_[a]};
-    if (arc.from != VcArc::kRoot) then.push_back(nodes_[arc.from].reach);
-    if (arc.to != VcArc::kEnd) then.push_back(nodes_[arc.to].reach);
+    if (arc.from != VcArc::kRoot && nodes_[arc.from].reach != arc.taken)
+      then.push_back(nodes_[arc.from].reach);
+    if (arc.to != VcArc::kEnd && nodes_[arc.to].reach != arc.taken)
+      then.push_back(nodes_[arc.to].reach);
     clauses_.push_back(implies(em_, arc.taken, conjunction(em_, then)));
   }
 }

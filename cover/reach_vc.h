@@ -64,8 +64,10 @@ class ReachVc {
  public:
   // Throws symbolic::NotImplemented for what the passive form cannot express (references or
   // objects that differ where paths meet, `old` across a join, processes).
+  // The budget's time, memory and interrupt end the construction early (stopped()).
   ReachVc(const ir::Program& p, const Unwinding& u, const symbolic::SymEvaluator& ev,
-          std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry);
+          std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry, search::Budget& budget);
+  bool stopped() const { return stopped_; }
 
   // The formula, as clauses to assert.
   const std::vector<ExprRef>& clauses() const { return clauses_; }
@@ -88,6 +90,9 @@ class ReachVc {
   std::vector<std::pair<uint32_t, symbolic::SymState>> join(const Unwinding& u, uint32_t n);
   symbolic::SymState joinStates(std::vector<std::pair<uint32_t, symbolic::SymState>>& incoming);
   void clauses();
+  // Gives the arcs of one step (out of a node copy reached by `reachFrom`, or of the root) their
+  // `taken` booleans.
+  void name(const std::vector<uint32_t>& arcs, ExprRef reachFrom);
   uint32_t errorGroup(ir::EdgeId edge, const exec::ExecError& e);
 
   const ir::Program& p_;
@@ -104,6 +109,7 @@ class ReachVc {
   std::vector<VcErrorGroup> errorGroups_;
   std::vector<VcInput> inputs_;
   std::vector<ExprRef> clauses_;
+  bool stopped_ = false;
 };
 
 }  // namespace tandem::cover

@@ -94,8 +94,8 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   cover::CoverResult res;
   try {
     u.emplace(p, entry, r.unwind, rb.budget);
-    if (!u->stopped()) {
-      vc.emplace(p, *u, sev, r.tracked, entry);
+    if (!u->stopped()) vc.emplace(p, *u, sev, r.tracked, entry, rb.budget);
+    if (vc && !vc->stopped()) {
       refuseCalls(*vc, sev);
       cover::Enumerator en(p, *u, *vc, ev, *solver, rb.budget);
       res = en.run(r.algo);

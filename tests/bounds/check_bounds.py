@@ -43,6 +43,8 @@ COMMANDS = [
     ("run", ["run", model("grows.tdm"), "--steps", "100000000"], 1000, 1000),
     # The clauses go to a file (written, marked incomplete, when a bound stops the export).
     ("export-chc", ["export-chc", model("many.tdm"), "-o", os.devnull], 200, 3),
+    # The unwinding of 100,000 iterations (nodes are the states), then endless paths.
+    ("cover", ["cover", model("paths.tdm"), "--entry", "walk", "--unwind", "100000", "--algo", "paths"], 2000, 500),
 ]
 
 TIME_BOUND = 2.0     # --timeout and the signals
