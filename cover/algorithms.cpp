@@ -1,6 +1,7 @@
 #include "cover/algorithms.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "mc/search/budget.h"
@@ -169,8 +170,69 @@ void Enumerator::paths(CoverResult& r) {
   r.complete = true;
 }
 
+std::vector<ExprRef> Enumerator::guidedTargets(const CoverResult& r,
+                                               const std::vector<bool>& suspectLoc,
+                                               const std::vector<bool>& suspectError) const {
+  const auto& nodes = vc_.nodes();
+  auto gain = [&](uint32_t n) { return !r.locCovered[nodes[n].loc] && !suspectLoc[nodes[n].loc]; };
+  auto arcGain = [&](const VcArc& a) {
+    return a.error && !r.errorCovered[a.errorGroup] && !suspectError[a.errorGroup];
+  };
+  // Arcs lead from a copy to a later one: the best gain to an end, from the last copy back.
+  std::vector<uint32_t> best(nodes.size(), 0);
+  auto via = [&](uint32_t a) -> uint32_t {
+    const VcArc& arc = vc_.arcs()[a];
+    return arc.to == VcArc::kEnd ? (arcGain(arc) ? 1 : 0) : best[arc.to];
+  };
+  auto bestArc = [&](uint32_t n) {
+    uint32_t pick = ir::kNone;
+    for (uint32_t a : vc_.out(n))
+      if (pick == ir::kNone || via(a) > via(pick)) pick = a;
+    return pick;
+  };
+  for (size_t i = nodes.size(); i-- > 0;) {
+    const uint32_t a = bestArc(static_cast<uint32_t>(i));
+    best[i] = (gain(static_cast<uint32_t>(i)) ? 1 : 0) + (a == ir::kNone ? 0 : via(a));
+  }
+  std::vector<ExprRef> targets;
+  for (uint32_t n = VcArc::kRoot;;) {
+    const uint32_t a = bestArc(n);
+    if (a == ir::kNone) break;
+    const VcArc& arc = vc_.arcs()[a];
+    if (arc.to == VcArc::kEnd) {
+      if (arcGain(arc)) targets.push_back(arc.taken);
+      break;
+    }
+    n = arc.to;
+    if (gain(n)) targets.push_back(nodes[n].reach);
+  }
+  return targets;
+}
+
 void Enumerator::statements(CoverResult& r) {
+  // Before each enabling query, a guided one: the path of the unwinding through the most
+  // locations (and errors) not covered yet, its targets as assumptions. When it holds, one query
+  // covers them all; when not, its targets are suspected (not aimed at again, though the
+  // enabling clause still asks for them) and the enabling query follows.
+  std::vector<bool> suspectLoc(p_.locs.size(), false), suspectError(vc_.errorGroups().size(), false);
   for (;;) {
+    if (guided_) {
+      std::vector<ExprRef> targets = guidedTargets(r, suspectLoc, suspectError);
+      if (targets.size() >= 2) {
+        auto sat = check(r, targets);
+        if (!sat) return;
+        if (*sat) {
+          coverModel(r);
+          continue;
+        }
+        for (ExprRef t : targets) {
+          for (const VcNode& n : vc_.nodes())
+            if (n.reach == t) suspectLoc[n.loc] = true;
+          for (const VcArc& a : vc_.arcs())
+            if (a.error && a.taken == t) suspectError[a.errorGroup] = true;
+        }
+      }
+    }
     // RemoveClones: a location is covered by any of its copies.
     ExprRef enabling = em_.falseExpr();
     for (size_t n = 0; n < vc_.nodes().size(); ++n)
@@ -187,29 +249,37 @@ void Enumerator::statements(CoverResult& r) {
       if (!sat) return;
       break;
     }
-    // Every location and error the model reaches gets a test through it.
-    const size_t before = r.tests.size();
-    for (size_t a = 0; a < vc_.arcs().size(); ++a) {
-      const VcArc& arc = vc_.arcs()[a];
-      if (arc.error && !r.errorCovered[arc.errorGroup] && taken(static_cast<uint32_t>(a)))
-        testThrough(r, arc.from, static_cast<uint32_t>(a));
-    }
-    for (uint32_t n = 0; n < vc_.nodes().size(); ++n)
-      if (!r.locCovered[vc_.nodes()[n].loc] && solver_.model().evalBool(vc_.reach(n)).value_or(false))
-        testThrough(r, n);
+    coverModel(r);
     solver_.pop();
-    if (r.tests.size() == before) throw std::logic_error("cover: a model that covers nothing new");
   }
   r.complete = true;
+}
+
+void Enumerator::coverModel(CoverResult& r) {
+  // Every location and error the model reaches gets a test through it.
+  const size_t before = r.tests.size();
+  for (size_t a = 0; a < vc_.arcs().size(); ++a) {
+    const VcArc& arc = vc_.arcs()[a];
+    if (arc.error && !r.errorCovered[arc.errorGroup] && taken(static_cast<uint32_t>(a)))
+      testThrough(r, arc.from, static_cast<uint32_t>(a));
+  }
+  for (uint32_t n = 0; n < vc_.nodes().size(); ++n)
+    if (!r.locCovered[vc_.nodes()[n].loc] && solver_.model().evalBool(vc_.reach(n)).value_or(false))
+      testThrough(r, n);
+  if (r.tests.size() == before) throw std::logic_error("cover: a model that covers nothing new");
 }
 
 void Enumerator::fm(CoverResult& r) {
   std::vector<std::vector<uint32_t>> copies(p_.locs.size());
   for (uint32_t n = 0; n < vc_.nodes().size(); ++n) copies[vc_.nodes()[n].loc].push_back(n);
+  // Locations whose copies share their booleans (a straight line of statements) are one block:
+  // one query.
+  std::set<ExprRef> asked;
   for (ir::LocId l = 0; l < p_.locs.size(); ++l) {
     if (copies[l].empty()) continue;
     ExprRef any = em_.falseExpr();
     for (uint32_t n : copies[l]) any = em_.mkOr(any, vc_.reach(n));
+    if (!asked.insert(any).second) continue;
     const ExprRef assume[] = {any};
     auto sat = check(r, assume);
     if (!sat) return;

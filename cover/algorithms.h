@@ -50,11 +50,20 @@ class Enumerator {
   Enumerator(const ir::Program& p, const Unwinding& u, const ReachVc& vc,
              const exec::Evaluator& ev, smt::Solver& solver, search::Budget& budget);
   CoverResult run(Algo algo);
+  // Statements: whether a guided query (the path through the most uncovered locations) comes
+  // before each enabling query (on by default; off: the paper's AlgSC exactly).
+  void setGuided(bool on) { guided_ = on; }
 
  private:
   void paths(CoverResult& r);
   void statements(CoverResult& r);
   void fm(CoverResult& r);
+  // The literals of the targets on the path of the unwinding through the most locations and
+  // errors that are neither covered nor suspected.
+  std::vector<ExprRef> guidedTargets(const CoverResult& r, const std::vector<bool>& suspectLoc,
+                                     const std::vector<bool>& suspectError) const;
+  // Tests through every location and error the model reaches that is not covered yet.
+  void coverModel(CoverResult& r);
   // A check; false (with the reason in `r`) unless it answered sat or unsat.
   std::optional<bool> check(CoverResult& r, std::span<const ExprRef> assumptions = {});
   bool taken(uint32_t arc) const;
@@ -71,6 +80,7 @@ class Enumerator {
   smt::Solver& solver_;
   search::Budget& budget_;
   ExprManager& em_;
+  bool guided_ = true;
 };
 
 }  // namespace tandem::cover

@@ -98,6 +98,7 @@ Report cover(ir::Program& p, const CoverRequest& r) {
     if (vc && !vc->stopped()) {
       refuseCalls(*vc, sev);
       cover::Enumerator en(p, *u, *vc, ev, *solver, rb.budget);
+      en.setGuided(r.guided);
       res = en.run(r.algo);
     } else {
       res.reason = rb.budget.stopped() ? rb.budget.stopped()->reason : "unwinding stopped";
@@ -159,6 +160,7 @@ Report cover(ir::Program& p, const CoverRequest& r) {
 
   rep.extra["algo"] = cover::algoName(r.algo);
   rep.extra["unwind"] = r.unwind;
+  if (r.algo == cover::Algo::Statements) rep.extra["guided"] = r.guided;
   rep.extra["solver"] = smt::backendName(r.solver.backend);
   rep.extra["tests"] = tests;
   rep.extra["covered_labels"] = covered;

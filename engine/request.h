@@ -88,7 +88,8 @@ struct TestgenRequest : Request {
 struct CoverRequest : Request {
   uint32_t unwind = 2;  // iterations of each loop, nested recursive calls
   cover::Algo algo = cover::Algo::Statements;
-  std::string testsOut;          // write the tests as `test f(...)` declarations
+  bool guided = true;    // statements: a guided query before each enabling one (--no-guided: not)
+  std::string testsOut;  // write the tests as `test f(...)` declarations
   bool proveInfeasible = false;  // hand each infeasible location to `prove`
 };
 

@@ -130,6 +130,7 @@ std::vector<OptionSpec> buildTable() {
     {"unwind", 0, V::Natural, "K", "2", "cover: iterations of each loop, and nested recursive calls, in the unwinding", kCover, {}, to(&Options::unwind)},
     {"algo", 0, V::Choice, "NAME", "statements", "cover: paths (AlgPC, blocking clauses), statements (AlgSC, enabling clauses) or fm (one query per location)", kCover,
      names({cover::Algo::Paths, cover::Algo::Statements, cover::Algo::Fm}, &cover::algoName), parsed(&Options::algo, parseAlgo)},
+    {"no-guided", 0, V::Flag, "", "", "cover --algo statements: only enabling clauses, as the paper's AlgSC (default: a guided query through the most uncovered locations first)", kCover, {}, to(&Options::noGuided)},
     {"prove-infeasible", 0, V::Flag, "", "", "cover: ask prove whether each location infeasible within the bound is infeasible for every unwinding", kCover, {}, to(&Options::proveInfeasible)},
     {"natives", 0, V::Repeated, "LIB.so", "", "load native functions from a plugin; repeatable", kAnalyses, {}, to(&Options::natives)},
   };

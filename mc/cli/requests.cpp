@@ -124,6 +124,9 @@ engine::CoverRequest coverRequest(const Options& o, const Streams& s) {
   r.algo = o.algo;
   r.testsOut = o.testsOut;
   r.proveInfeasible = o.proveInfeasible;
+  r.guided = !o.noGuided;
+  if (o.noGuided && r.algo != cover::Algo::Statements)
+    throw engine::usageError("--no-guided applies to --algo statements only");
   return r;
 }
 
