@@ -2,7 +2,14 @@
 // its three enumerations, through the engine API, on both back ends.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "engine/api.h"
@@ -168,6 +175,67 @@ TEST_CASE("cover: what the encoding cannot express is an input error") {
   CHECK_THROWS_AS(engine::cover(*p, r), engine::CommandError);
   r.entry = "nosuch";
   CHECK_THROWS_AS(engine::cover(*p, r), engine::CommandError);
+}
+
+}  // namespace
+}  // namespace tandem
+
+namespace tandem {
+namespace {
+
+TEST_CASE("cover --prove-infeasible: DEAD is infeasible for every unwinding, DEEP is not") {
+  for (const char* solver : kSolvers) {
+    CAPTURE(solver);
+    auto p = test::loadShared("infeasible.tdm");
+    engine::CoverRequest r;
+    r.file = std::string(TANDEM_SHARED_DIR) + "/conformance/infeasible.tdm";
+    r.entry = "g";
+    r.unwind = 2;
+    r.proveInfeasible = true;
+    r.solver.backend = *smt::parseBackend(solver);
+    engine::Report rep = engine::cover(*p, r);
+    std::map<std::string, std::string> result;
+    for (const auto& j : rep.extra["proved_infeasible"])
+      if (j.contains("label")) result[j["label"].get<std::string>()] = j["result"];
+    CHECK(result["DEAD"] == "infeasible");
+    CHECK(result["DEEP"] == "feasible");  // prove finds the third iteration
+  }
+}
+
+}  // namespace
+}  // namespace tandem
+
+namespace tandem {
+namespace {
+
+TEST_CASE("cover --tests-out: one `test f(...)` per test, which check --inputs tests runs") {
+  const std::string out = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                          "/tandem_cover_tests_" + std::to_string(::getpid()) + ".tdm";
+  const std::string src = "proc g(x: int, y: int) { if (x > y) { A: x := 0; } assert y != 7; }\n";
+  auto p = test::loadText(src);
+  engine::CoverRequest r;
+  r.file = "t.tdm";
+  r.entry = "g";
+  r.testsOut = out;
+  engine::Report rep = engine::cover(*p, r);
+  CHECK(rep.verdict == engine::Verdict::Error);
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(out.c_str());
+  size_t tests = 0;
+  for (size_t at = text.str().find("test g("); at != std::string::npos;
+       at = text.str().find("test g(", at + 1))
+    ++tests;
+  CHECK(tests == rep.extra["tests"].size());
+  // The program with its tests: check --inputs tests runs them and finds the failing one.
+  auto withTests = test::loadText(src + text.str());
+  engine::CheckRequest c;
+  c.file = "t.tdm";
+  c.entry = "g";
+  c.inputs = engine::Inputs::Tests;
+  engine::Report checked = engine::check(*withTests, c);
+  CHECK(checked.verdict == engine::Verdict::Error);
 }
 
 }  // namespace
