@@ -181,9 +181,10 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   rep.stats["paths"] = res.paths;
   rep.stats["tests"] = res.tests.size();
   rep.stats["failing"] = failing;
-  rep.stats["blocks"] = blocks;
-  rep.stats["infeasible_blocks"] = res.complete ? infeasibleBlocks : 0;
-  rep.stats["unwound_blocks"] = u ? u->nodes().size() : 0;
+  rep.stats["locations"] = blocks;
+  rep.stats["infeasible_locations"] = res.complete ? infeasibleBlocks : 0;
+  rep.stats["unwound_locations"] = u ? u->nodes().size() : 0;
+  rep.stats["location_copies"] = vc ? vc->nodes().size() : 0;
   rep.stats["arcs"] = vc ? vc->arcs().size() : 0;
   rep.stats["unwinding_cuts"] = u ? u->cuts() : 0;
   addRunStats(rep.stats, rb.budget);

@@ -176,10 +176,11 @@ void coverText(std::ostream& os, const Report& r, const TextOptions& o) {
       os << "\n";
     }
   const json& st = r.stats;
-  os << tests.size() << " tests, " << num(st["paths"]) << " paths, " << num(st["solver_queries"])
-     << " solver queries, " << num(st["blocks"]) << " locations (" << num(st["unwound_blocks"])
-     << " unwound), " << num(st["time_s"]) << " s (" << r.extra["algo"].get<std::string>()
-     << ", unwind " << r.extra["unwind"].dump() << ")\n";
+  os << tests.size() << " tests, ";
+  if (r.extra["algo"] == "paths") os << num(st["paths"]) << " paths, ";
+  os << num(st["solver_queries"]) << " solver queries, " << num(st["locations"]) << " locations ("
+     << num(st["unwound_locations"]) << " unwound), " << num(st["time_s"]) << " s ("
+     << r.extra["algo"].get<std::string>() << ", unwind " << r.extra["unwind"].dump() << ")\n";
 }
 
 void runText(std::ostream& os, const Report& r) {
