@@ -69,7 +69,7 @@ TEST_CASE("cli: --list-commands and --help") {
   CHECK(list.rc == 0);
   CHECK(list.err.empty());
   auto cmds = lines(list.out);
-  for (const char* c : {"check", "ir", "run"})
+  for (const char* c : {"check", "cover", "ir", "run"})
     CHECK_MESSAGE(std::find(cmds.begin(), cmds.end(), c) != cmds.end(), c);
 
   auto help = tandem({"--help"});
@@ -77,9 +77,10 @@ TEST_CASE("cli: --list-commands and --help") {
   CHECK(help.out.find("usage: tandem") != std::string::npos);
   // Every implemented command is listed, and nothing that is not built yet.
   for (const auto& c : cmds) CHECK(help.out.find("  " + c + " FILE") != std::string::npos);
-  CHECK(help.out.find("  cover FILE") == std::string::npos);
-  for (const char* f : {"--compositional", "--target", "--guide", "--unwind", "--algo"})
+  for (const char* f : {"--compositional", "--target", "--guide", "--summaries"})
     CHECK_MESSAGE(help.out.find(f) == std::string::npos, f);
+  for (const char* f : {"--unwind", "--algo", "--prove-infeasible", "--no-guided"})
+    CHECK_MESSAGE(help.out.find(f) != std::string::npos, f);
   // The flags every analysis understands.
   for (const char* f : {"--entry", "--search", "--seed", "--max-depth", "--max-states", "--timeout",
                         "--memory-limit", "--check", "--json", "--trace", "--dot", "--stats",
