@@ -25,6 +25,8 @@ struct QueryKeyHash {
 
 class CachingSolver final : public SolverDecorator {
  public:
+  // The inner checks do not see the client's assumptions as assumptions.
+  std::optional<std::vector<size_t>> unsatAssumptions() const override { return std::nullopt; }
   explicit CachingSolver(std::unique_ptr<Solver> inner) : SolverDecorator(std::move(inner)) {}
 
   std::string name() const override { return wrappedName("cache"); }

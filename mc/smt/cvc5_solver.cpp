@@ -49,9 +49,16 @@ class Cvc5ModelSource final : public ModelSource {
 
 // One cvc5 instance (which is also its term manager) and its translator.
 struct Cvc5Session {
-  Cvc5Session(const TermNaming& naming, bool models) : solver(std::make_unique<cvc5::Solver>()) {
+  Cvc5Session(const TermNaming& naming, bool models, bool cores)
+      : solver(std::make_unique<cvc5::Solver>()) {
     solver->setOption("incremental", "true");
     if (models) solver->setOption("produce-models", "true");
+    if (cores) {
+      // Without minimisation cvc5 1.0.3 names nearly every assumption: no help to the client.
+      solver->setOption("produce-unsat-assumptions", "true");
+      solver->setOption("produce-unsat-cores", "true");
+      solver->setOption("minimal-unsat-cores", "true");
+    }
     solver->setOption("bv-solver", "bitblast-internal");
     solver->setOption("bv-sat-solver", "minisat");
     solver->setLogic("ALL");
@@ -70,11 +77,26 @@ struct Cvc5Session {
     std::vector<cvc5::Term> extra;
     for (ExprRef a : assumptions) extra.push_back(tr->term(a));
     for (const cvc5::Term& side : tr->sideConstraints(assumptions)) extra.push_back(side);
+    last = extra;
     return extra.empty() ? solver->checkSat() : solver->checkSatAssuming(extra);
+  }
+  // After an unsat check: the positions of the client's assumptions (the first `clientCount` of
+  // the last check's) among those cvc5 says it rests on; side constraints are facts, left out.
+  std::vector<size_t> unsatCore(size_t clientCount) const {
+    std::vector<size_t> out;
+    if (last.empty()) return out;
+    for (const cvc5::Term& t : solver->getUnsatAssumptions())
+      for (size_t j = 0; j < clientCount && j < last.size(); ++j)
+        if (t == last[j]) {
+          out.push_back(j);
+          break;
+        }
+    return out;
   }
 
   std::unique_ptr<cvc5::Solver> solver;
   std::unique_ptr<Cvc5Translator> tr;
+  std::vector<cvc5::Term> last;  // the assumptions of the last check
 };
 
 // cvc5 1.0.3 aborts the whole process inside CaDiCaL, its default bit-blasting SAT solver, when
@@ -88,8 +110,10 @@ struct Cvc5Session {
 // split predates the switch to MiniSat; one limited session with models may now do.)
 class Cvc5Solver final : public Solver {
  public:
-  explicit Cvc5Solver(TermNaming naming)
-      : naming_(std::move(naming)), models_(std::make_unique<Cvc5Session>(naming_, true)) {}
+  Cvc5Solver(TermNaming naming, bool cores)
+      : naming_(std::move(naming)),
+        cores_(cores),
+        models_(std::make_unique<Cvc5Session>(naming_, true, cores)) {}
 
   std::string name() const override { return "cvc5"; }
   Capabilities capabilities() const override {
@@ -111,8 +135,11 @@ class Cvc5Solver final : public Solver {
     stack_.add(formula);
   }
 
+  std::optional<std::vector<size_t>> unsatAssumptions() const override { return core_; }
+
   CheckResult doCheck(std::span<const ExprRef> assumptions) override {
     model_.reset();
+    core_.reset();
     // cvc5 1.0.3 cannot be interrupted once a check runs: a stop is seen before it starts, and
     // the run's deadline caps its time limit.
     const QueryStop& stop = queryStop();
@@ -130,6 +157,7 @@ class Cvc5Solver final : public Solver {
       if (!limited_) limitModels(0);
       if (limited_) {
         CheckResult first = answer(limited_->check(assumptions));
+        if (first.isUnsat() && cores_) core_ = limited_->unsatCore(assumptions.size());
         if (!first.isSat()) return first;
         limitModels(remaining(limit, stop));
         if (modelsLimitMs_ == ~0u) return CheckResult::unknown("timeout");
@@ -141,6 +169,8 @@ class Cvc5Solver final : public Solver {
       if (r.isSat()) {
         Cvc5ModelSource source(*models_->tr, *models_->solver);
         model_ = extractModel(stack_.with(assumptions), source);
+      } else if (r.isUnsat() && cores_) {
+        core_ = models_->unsatCore(assumptions.size());
       }
       return r;
     } catch (const cvc5::CVC5ApiException& ex) {
@@ -215,7 +245,7 @@ class Cvc5Solver final : public Solver {
         return;
       }
       if (!limited_) {
-        limited_ = std::make_unique<Cvc5Session>(naming_, false);
+        limited_ = std::make_unique<Cvc5Session>(naming_, false, cores_);
         stack_.replay([&](ExprRef f) { limited_->add(f); }, [&] { limited_->solver->push(); });
       }
       if (limitMs_ != ms) limited_->solver->setOption("tlimit-per", std::to_string(ms));
@@ -224,17 +254,19 @@ class Cvc5Solver final : public Solver {
   }
 
   TermNaming naming_;
+  bool cores_;  // unsatAssumptions answers (see makeCvc5Solver)
   unsigned timeoutMs_ = 0, limitMs_ = 0, modelsLimitMs_ = 0;
   std::unique_ptr<Cvc5Session> models_;   // produces models; never limited
   std::unique_ptr<Cvc5Session> limited_;  // only while a time limit is set
   AssertionStack stack_;
   std::optional<Model> model_;
+  std::optional<std::vector<size_t>> core_;  // of the last check, when it answered unsat
 };
 
 }  // namespace
 
-std::unique_ptr<Solver> makeCvc5Solver(TermNaming naming) {
-  return std::make_unique<Cvc5Solver>(std::move(naming));
+std::unique_ptr<Solver> makeCvc5Solver(TermNaming naming, bool unsatCores) {
+  return std::make_unique<Cvc5Solver>(std::move(naming), unsatCores);
 }
 
 }  // namespace tandem::smt

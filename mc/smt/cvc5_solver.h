@@ -8,6 +8,8 @@
 
 namespace tandem::smt {
 
-std::unique_ptr<Solver> makeCvc5Solver(TermNaming naming);
+// `unsatCores`: after an unsat check, Solver::unsatAssumptions names a minimal set of the
+// assumptions (cvc5 then tracks proofs, which makes every check slower).
+std::unique_ptr<Solver> makeCvc5Solver(TermNaming naming, bool unsatCores = false);
 
 }  // namespace tandem::smt

@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "mc/expr/expr.h"
 #include "mc/smt/check_result.h"
@@ -57,6 +58,9 @@ class Solver {
   virtual unsigned level() const = 0;
   // The model of the last check. Throws SmtError unless that check answered sat.
   virtual const Model& model() const = 0;
+  // When the last check answered unsat and this chain can tell: the positions of the assumptions
+  // it rests on (an unsat core over them; the assertions hold in any case). Otherwise nullopt.
+  virtual std::optional<std::vector<size_t>> unsatAssumptions() const { return std::nullopt; }
   // A limit for each later check, in milliseconds; 0 means none. A check that reaches it
   // answers unknown with reason "timeout".
   virtual void setTimeout(unsigned ms) = 0;

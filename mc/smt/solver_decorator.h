@@ -14,6 +14,11 @@ class SolverDecorator : public Solver {
   Capabilities capabilities() const override { return inner_->capabilities(); }
   unsigned level() const override { return inner_->level(); }
   const Model& model() const override { return inner_->model(); }
+  // Right when the decorator hands the client's assumptions down unchanged; those that do not
+  // (slicing, caching, prefix synchronisation) answer nullopt.
+  std::optional<std::vector<size_t>> unsatAssumptions() const override {
+    return inner_->unsatAssumptions();
+  }
   void setTimeout(unsigned ms) override { inner_->setTimeout(ms); }
   void setQueryStop(QueryStop stop) override { inner_->setQueryStop(std::move(stop)); }
 

@@ -24,12 +24,14 @@ Backend otherBackend(Backend b) { return b == Backend::Z3 ? Backend::Cvc5 : Back
 
 std::vector<Backend> allBackends() { return {Backend::Z3, Backend::Cvc5}; }
 
-std::unique_ptr<Solver> makeBackend(Backend b, TermNaming naming) {
-  return b == Backend::Z3 ? makeZ3Solver(std::move(naming)) : makeCvc5Solver(std::move(naming));
+std::unique_ptr<Solver> makeBackend(Backend b, TermNaming naming, bool unsatCores) {
+  // Z3 names the assumptions of an unsat core at no extra cost; cvc5 needs its proofs on.
+  return b == Backend::Z3 ? makeZ3Solver(std::move(naming))
+                          : makeCvc5Solver(std::move(naming), unsatCores);
 }
 
 std::unique_ptr<Solver> makeSolver(const SolverOptions& options, const TermNaming& naming) {
-  std::unique_ptr<Solver> s = makeBackend(options.backend, naming);
+  std::unique_ptr<Solver> s = makeBackend(options.backend, naming, options.unsatCores);
   if (options.crossCheck)
     s = makeCrossCheckSolver(std::move(s), makeBackend(otherBackend(options.backend), naming),
                              options.report ? *options.report : std::cerr, naming);

@@ -37,13 +37,17 @@ struct SolverOptions {
   bool incremental = true;    // prefix-synchronised push/pop (incremental_solver.h)
   bool cache = false;         // exact-match query cache (caching_solver.h)
   bool independence = false;  // independence slicing of every query (independent_solver.h)
-  std::string logPath;        // --smt-log FILE; empty: no log
-  bool crossCheck = false;    // --solver-cross-check: also run the other back end on every query
+  // Unsat cores over a check's assumptions (Solver::unsatAssumptions); only the back end and the
+  // decorators that pass assumptions through unchanged give them (not incremental, cache, slicing).
+  bool unsatCores = false;
+  std::string logPath;      // --smt-log FILE; empty: no log
+  bool crossCheck = false;  // --solver-cross-check: also run the other back end on every query
   std::ostream* report = nullptr;  // cross-check reports; null means std::cerr
   QueryStop stop;                  // the run's deadline and stop poll (Solver::setQueryStop)
 };
 
-std::unique_ptr<Solver> makeBackend(Backend b, TermNaming naming);
+// `unsatCores`: Solver::unsatAssumptions answers after unsat (see SolverOptions::unsatCores).
+std::unique_ptr<Solver> makeBackend(Backend b, TermNaming naming, bool unsatCores = false);
 // Throws SmtError when the log cannot be opened.
 std::unique_ptr<Solver> makeSolver(const SolverOptions& options, const TermNaming& naming);
 

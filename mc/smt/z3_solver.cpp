@@ -67,6 +67,7 @@ class Z3Solver final : public Solver {
     if (!model_) throw SmtError("z3: no model: the last check did not answer sat");
     return *model_;
   }
+  std::optional<std::vector<size_t>> unsatAssumptions() const override { return core_; }
   // Not Z3's `timeout` parameter: see interrupt_timer.h.
   void setTimeout(unsigned ms) override { timeoutMs_ = ms; }
 
@@ -91,27 +92,42 @@ class Z3Solver final : public Solver {
     } catch (const z3::exception& ex) {
       throw SmtError(std::string("z3: ") + ex.msg());
     }
-    // Assumptions hold for this check only: a scope of their own.
-    const bool scoped = !extra.empty();
+    // Assumptions hold for this check only: Z3 takes them natively (a proxy literal for each that
+    // is not one), keeps what it learned, and names the ones an unsat answer rests on.
+    core_.reset();
     try {
       if (auto early = stoppedBeforeCheck()) return *early;
-      if (scoped) solver_->push();
-      for (const z3::expr& e : extra) solver_->add(e);
+      z3::expr_vector assumed(*ctx_);
+      for (const z3::expr& e : extra) assumed.push_back(e);
       const bool limited = armTimer();
-      const z3::check_result raw = solver_->check();
+      const z3::check_result raw = extra.empty() ? solver_->check() : solver_->check(assumed);
       const bool expired = limited && timer_->disarm();
       CheckResult r = answer(raw, expired);
       if (r.isSat()) {
         Z3ModelSource source(*tr_, solver_->get_model());
         model_ = extractModel(stack_.with(assumptions), source);
+      } else if (r.isUnsat()) {
+        core_ = coreIndices(extra, assumptions.size());
       }
-      if (scoped) solver_->pop();
       return r;
     } catch (const z3::exception& ex) {
       if (timer_) timer_->disarm();
-      if (scoped) solver_->pop();
       return CheckResult::unknown(std::string("z3 error: ") + ex.msg());
     }
+  }
+
+  // The positions of the assumptions in Z3's unsat core (a side constraint there is a fact of the
+  // translation, not a choice of the client's, so it is left out).
+  std::vector<size_t> coreIndices(const std::vector<z3::expr>& extra, size_t clientCount) const {
+    std::vector<size_t> out;
+    const z3::expr_vector core = solver_->unsat_core();
+    for (unsigned i = 0; i < core.size(); ++i)
+      for (size_t j = 0; j < clientCount; ++j)
+        if (z3::eq(core[i], extra[j])) {
+          out.push_back(j);
+          break;
+        }
+    return out;
   }
 
   void doPush() override {
@@ -167,7 +183,8 @@ class Z3Solver final : public Solver {
   std::unique_ptr<z3::context> ctx_;
   std::unique_ptr<Z3Translator> tr_;
   std::unique_ptr<z3::solver> solver_;
-  std::unique_ptr<InterruptTimer> timer_;  // after ctx_: stopped before the context goes
+  std::optional<std::vector<size_t>> core_;  // of the last check, when it answered unsat
+  std::unique_ptr<InterruptTimer> timer_;    // after ctx_: stopped before the context goes
   AssertionStack stack_;
   std::optional<Model> model_;
   unsigned timeoutMs_ = 0;

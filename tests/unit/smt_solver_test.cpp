@@ -2,6 +2,8 @@
 // formulas with Tandem's evaluator, values against BigInt and the language's rules.
 #include "smt_test_support.h"
 
+#include <algorithm>
+
 #include "mc/smt/smt_error.h"
 
 using namespace smt_test;
@@ -398,5 +400,47 @@ TEST_CASE("smt: what the translation does not cover is reported, never a crash")
     // Nothing was asserted; the solver still works.
     s->add(c.eq(x, c.num(1)));
     CHECK(s->check().isSat());
+  }
+}
+
+TEST_CASE("smt: an unsat check names the assumptions it rests on (unsatAssumptions)") {
+  for (Backend b : allBackends()) {
+    const std::string backend = backendName(b);
+    CAPTURE(backend);
+    Ctx c;
+    ExprRef x = c.sym("x", c.intT()), y = c.sym("y", c.intT());
+    auto s = makeBackend(b, c.naming, /*unsatCores=*/true);
+    s->add(c.gt(x, c.num(5)));
+    const std::vector<ExprRef> assumed = {c.ge(y, c.num(0)), c.lt(x, c.num(3)), c.lt(y, c.num(9))};
+    REQUIRE(s->check(assumed).isUnsat());
+    auto core = s->unsatAssumptions();
+    REQUIRE(core.has_value());
+    CHECK(*core == std::vector<size_t>{1});  // x < 3 against the assertion x > 5
+    // A pair that conflicts only together.
+    const std::vector<ExprRef> pair = {c.gt(y, c.num(0)), c.ge(x, c.num(6)), c.lt(y, c.num(0))};
+    REQUIRE(s->check(pair).isUnsat());
+    core = s->unsatAssumptions();
+    REQUIRE(core.has_value());
+    std::sort(core->begin(), core->end());
+    CHECK(*core == std::vector<size_t>{0, 2});
+    // Sat: no core; and the assumptions held for their check only.
+    REQUIRE(s->check(std::vector<ExprRef>{c.lt(y, c.num(0))}).isSat());
+    CHECK_FALSE(s->unsatAssumptions().has_value());
+    CHECK(s->check().isSat());
+
+    // The incremental layer asserts assumptions in scopes of its own: it names no core.
+    SolverOptions o;
+    o.backend = b;
+    o.unsatCores = true;
+    auto inc = makeSolver(o, c.naming);
+    inc->add(c.gt(x, c.num(5)));
+    REQUIRE(inc->check(assumed).isUnsat());
+    CHECK_FALSE(inc->unsatAssumptions().has_value());
+    // Without the incremental layer the chain passes the core up.
+    o.incremental = false;
+    auto raw = makeSolver(o, c.naming);
+    raw->add(c.gt(x, c.num(5)));
+    REQUIRE(raw->check(assumed).isUnsat());
+    CHECK(raw->unsatAssumptions() == std::optional<std::vector<size_t>>(std::vector<size_t>{1}));
   }
 }
