@@ -170,19 +170,21 @@ void Enumerator::paths(CoverResult& r) {
   r.complete = true;
 }
 
-std::vector<ExprRef> Enumerator::guidedTargets(const CoverResult& r,
-                                               const std::vector<bool>& suspectLoc,
-                                               const std::vector<bool>& suspectError) const {
+std::vector<ExprRef> Enumerator::guidedTargets(const CoverResult& r, const Aims& aims) const {
   const auto& nodes = vc_.nodes();
-  auto gain = [&](uint32_t n) { return !r.locCovered[nodes[n].loc] && !suspectLoc[nodes[n].loc]; };
-  auto arcGain = [&](const VcArc& a) {
-    return a.error && !r.errorCovered[a.errorGroup] && !suspectError[a.errorGroup];
+  auto gain = [&](uint32_t n) {
+    return !r.locCovered[nodes[n].loc] && !aims.suspectLoc[nodes[n].loc] && !aims.deadNode[n];
+  };
+  auto arcGain = [&](uint32_t a) {
+    const VcArc& arc = vc_.arcs()[a];
+    return arc.error && !r.errorCovered[arc.errorGroup] && !aims.suspectError[arc.errorGroup] &&
+           !aims.deadArc[a];
   };
   // Arcs lead from a copy to a later one: the best gain to an end, from the last copy back.
   std::vector<uint32_t> best(nodes.size(), 0);
   auto via = [&](uint32_t a) -> uint32_t {
     const VcArc& arc = vc_.arcs()[a];
-    return arc.to == VcArc::kEnd ? (arcGain(arc) ? 1 : 0) : best[arc.to];
+    return arc.to == VcArc::kEnd ? (arcGain(a) ? 1 : 0) : best[arc.to];
   };
   auto bestArc = [&](uint32_t n) {
     uint32_t pick = ir::kNone;
@@ -194,30 +196,112 @@ std::vector<ExprRef> Enumerator::guidedTargets(const CoverResult& r,
     const uint32_t a = bestArc(static_cast<uint32_t>(i));
     best[i] = (gain(static_cast<uint32_t>(i)) ? 1 : 0) + (a == ir::kNone ? 0 : via(a));
   }
+  // One target per location: a later copy on the path (another iteration) would only add an
+  // assumption that can conflict. Copies on a straight line share their literal.
   std::vector<ExprRef> targets;
+  std::set<ir::LocId> aimed;
   for (uint32_t n = VcArc::kRoot;;) {
     const uint32_t a = bestArc(n);
     if (a == ir::kNone) break;
     const VcArc& arc = vc_.arcs()[a];
     if (arc.to == VcArc::kEnd) {
-      if (arcGain(arc)) targets.push_back(arc.taken);
+      if (arcGain(a)) targets.push_back(arc.taken);
       break;
     }
     n = arc.to;
-    if (gain(n)) targets.push_back(nodes[n].reach);
+    if (!gain(n) || !aimed.insert(nodes[n].loc).second) continue;
+    if (std::find(targets.begin(), targets.end(), nodes[n].reach) == targets.end())
+      targets.push_back(nodes[n].reach);
+  }
+  // A conflict the path holds whole would make the query unsat again: leave out its last target
+  // (it is aimed at again once the others are covered or by another path).
+  for (const std::vector<ExprRef>& c : aims.conflicts) {
+    size_t last = 0, found = 0;
+    for (size_t i = 0; i < targets.size(); ++i)
+      if (std::find(c.begin(), c.end(), targets[i]) != c.end()) {
+        ++found;
+        last = i;
+      }
+    if (found == c.size()) targets.erase(targets.begin() + static_cast<std::ptrdiff_t>(last));
   }
   return targets;
 }
 
+ExprRef Enumerator::blame(const std::vector<ExprRef>& targets, Aims& aims) const {
+  auto core = solver_.unsatAssumptions();
+  if (core && core->size() == 1) {
+    // Unsat with this one literal assumed: no execution within the bound reaches that copy.
+    const ExprRef t = targets[core->front()];
+    for (uint32_t n = 0; n < vc_.nodes().size(); ++n)
+      if (vc_.nodes()[n].reach == t) aims.deadNode[n] = true;
+    for (uint32_t a = 0; a < vc_.arcs().size(); ++a)
+      if (vc_.arcs()[a].error && vc_.arcs()[a].taken == t) aims.deadArc[a] = true;
+    return t;
+  }
+  if (core && !core->empty()) {
+    std::vector<ExprRef> conflict;
+    for (size_t i : *core) conflict.push_back(targets[i]);
+    aims.conflicts.push_back(std::move(conflict));
+    return nullptr;
+  }
+  for (ExprRef t : targets) {
+    for (const VcNode& n : vc_.nodes())
+      if (n.reach == t) aims.suspectLoc[n.loc] = true;
+    for (const VcArc& a : vc_.arcs())
+      if (a.error && a.taken == t) aims.suspectError[a.errorGroup] = true;
+  }
+  return nullptr;
+}
+
+std::optional<bool> Enumerator::sweepClones(CoverResult& r, ExprRef dead, Aims& aims) {
+  // The other live copies of the dead copy's locations (and error arcs of its error groups).
+  std::vector<bool> loc(p_.locs.size(), false), group(vc_.errorGroups().size(), false);
+  for (const VcNode& n : vc_.nodes())
+    if (n.reach == dead) loc[n.loc] = true;
+  for (const VcArc& a : vc_.arcs())
+    if (a.error && a.taken == dead) group[a.errorGroup] = true;
+  std::vector<uint32_t> nodes, arcs;
+  ExprRef any = em_.falseExpr();
+  for (uint32_t n = 0; n < vc_.nodes().size(); ++n)
+    if (loc[vc_.nodes()[n].loc] && !r.locCovered[vc_.nodes()[n].loc] && !aims.deadNode[n]) {
+      nodes.push_back(n);
+      any = em_.mkOr(any, vc_.reach(n));
+    }
+  for (uint32_t a = 0; a < vc_.arcs().size(); ++a) {
+    const VcArc& arc = vc_.arcs()[a];
+    if (arc.error && group[arc.errorGroup] && !r.errorCovered[arc.errorGroup] && !aims.deadArc[a]) {
+      arcs.push_back(a);
+      any = em_.mkOr(any, arc.taken);
+    }
+  }
+  if (any->isFalse()) return true;
+  solver_.push();
+  solver_.add(any);
+  auto sat = check(r);
+  if (sat && *sat) coverModel(r);
+  solver_.pop();
+  if (sat && !*sat) {
+    for (uint32_t n : nodes) aims.deadNode[n] = true;
+    for (uint32_t a : arcs) aims.deadArc[a] = true;
+  }
+  return sat ? std::optional<bool>(true) : std::nullopt;
+}
+
 void Enumerator::statements(CoverResult& r) {
-  // Before each enabling query, a guided one: the path of the unwinding through the most
-  // locations (and errors) not covered yet, its targets as assumptions. When it holds, one query
-  // covers them all; when not, its targets are suspected (not aimed at again, though the
-  // enabling clause still asks for them) and the enabling query follows.
-  std::vector<bool> suspectLoc(p_.locs.size(), false), suspectError(vc_.errorGroups().size(), false);
+  // Guided queries first: the path of the unwinding through the most locations (and errors) not
+  // covered yet, its targets as assumptions. When it holds, one query covers them all. When not,
+  // the unsat core is a conflict that later paths leave out, or, for a core of one literal, a
+  // copy no execution reaches (dead: it leaves the enabling clause too, and one more query asks
+  // about its clones); without a core (a chain that cannot name one) the targets are suspected
+  // and not aimed at again. The enabling query (the paper's AlgSC) comes when fewer than two
+  // targets are left (for one, it asks as much and more): it covers something, or its unsat
+  // answer ends the enumeration; when every location is covered or dead, it is not needed.
+  Aims aims{{}, std::vector<bool>(p_.locs.size(), false),
+            std::vector<bool>(vc_.errorGroups().size(), false),
+            std::vector<bool>(vc_.nodes().size(), false), std::vector<bool>(vc_.arcs().size(), false)};
   for (;;) {
     if (guided_) {
-      std::vector<ExprRef> targets = guidedTargets(r, suspectLoc, suspectError);
+      std::vector<ExprRef> targets = guidedTargets(r, aims);
       if (targets.size() >= 2) {
         auto sat = check(r, targets);
         if (!sat) return;
@@ -225,22 +309,21 @@ void Enumerator::statements(CoverResult& r) {
           coverModel(r);
           continue;
         }
-        for (ExprRef t : targets) {
-          for (const VcNode& n : vc_.nodes())
-            if (n.reach == t) suspectLoc[n.loc] = true;
-          for (const VcArc& a : vc_.arcs())
-            if (a.error && a.taken == t) suspectError[a.errorGroup] = true;
-        }
+        // A dead copy: its clones are asked about in one query (the paper's RemoveClones), not
+        // one query each.
+        if (ExprRef dead = blame(targets, aims); dead && !sweepClones(r, dead, aims)) return;
+        continue;
       }
     }
     // RemoveClones: a location is covered by any of its copies.
     ExprRef enabling = em_.falseExpr();
     for (size_t n = 0; n < vc_.nodes().size(); ++n)
-      if (!r.locCovered[vc_.nodes()[n].loc]) enabling = em_.mkOr(enabling, vc_.reach(static_cast<uint32_t>(n)));
+      if (!r.locCovered[vc_.nodes()[n].loc] && !aims.deadNode[n])
+        enabling = em_.mkOr(enabling, vc_.reach(static_cast<uint32_t>(n)));
     for (size_t a = 0; a < vc_.arcs().size(); ++a)
-      if (vc_.arcs()[a].error && !r.errorCovered[vc_.arcs()[a].errorGroup])
+      if (vc_.arcs()[a].error && !r.errorCovered[vc_.arcs()[a].errorGroup] && !aims.deadArc[a])
         enabling = em_.mkOr(enabling, vc_.arcs()[a].taken);
-    if (enabling->isFalse()) break;  // everything is covered
+    if (enabling->isFalse()) break;  // everything is covered or dead
     solver_.push();
     solver_.add(enabling);
     auto sat = check(r);

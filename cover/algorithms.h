@@ -58,10 +58,25 @@ class Enumerator {
   void paths(CoverResult& r);
   void statements(CoverResult& r);
   void fm(CoverResult& r);
+  // What the guided queries of Statements learned from unsat cores: sets of targets no execution
+  // reaches together, copies and error arcs that no execution within the bound reaches (a core
+  // of their literal alone), and, when the solver names no core, locations and errors not to aim
+  // at again.
+  struct Aims {
+    std::vector<std::vector<ExprRef>> conflicts;
+    std::vector<bool> suspectLoc, suspectError, deadNode, deadArc;
+  };
   // The literals of the targets on the path of the unwinding through the most locations and
-  // errors that are neither covered nor suspected.
-  std::vector<ExprRef> guidedTargets(const CoverResult& r, const std::vector<bool>& suspectLoc,
-                                     const std::vector<bool>& suspectError) const;
+  // errors that are neither covered, suspected nor dead, less the last target of each known
+  // conflict the path holds whole.
+  std::vector<ExprRef> guidedTargets(const CoverResult& r, const Aims& aims) const;
+  // After a guided query answered unsat: a conflict, a dead copy or error arc (its literal is
+  // returned), or suspects.
+  ExprRef blame(const std::vector<ExprRef>& targets, Aims& aims) const;
+  // After copy or error arc `dead` was found dead: one query whether any other live copy of its
+  // locations (error arcs of its groups) is reached; covers it, or marks them all dead. Nullopt
+  // when the query ended without an answer (the reason is in `r`).
+  std::optional<bool> sweepClones(CoverResult& r, ExprRef dead, Aims& aims);
   // Tests through every location and error the model reaches that is not covered yet.
   void coverModel(CoverResult& r);
   // A check; false (with the reason in `r`) unless it answered sat or unsat.

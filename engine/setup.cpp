@@ -34,8 +34,10 @@ void loadNatives(const Request& r, const ir::Program& p, exec::NativeRegistry& n
 }
 
 std::unique_ptr<smt::Solver> makeSolver(const Request& r, const ir::Program& p,
-                                        const search::Budget& b) {
+                                        const search::Budget& b, ChainNeeds needs) {
   smt::SolverOptions so;
+  so.incremental = needs.incremental;
+  so.unsatCores = needs.unsatCores;
   so.backend = r.solver.backend;
   so.timeoutMs = r.solver.timeoutMs;
   so.logPath = r.solver.smtLog;

@@ -29,9 +29,17 @@ smt::QueryStop queryStop(const search::Budget& b);
 // Built-ins and every plugin of r.natives; every `native` of `p` must be bound.
 void loadNatives(const Request& r, const ir::Program& p, exec::NativeRegistry& natives);
 
+// What a client needs of its solver chain besides r.solver.
+struct ChainNeeds {
+  // The prefix-synchronising layer on top (incremental_solver.h), for clients whose queries
+  // extend each other along a path.
+  bool incremental = true;
+  bool unsatCores = false;  // smt::SolverOptions::unsatCores
+};
+
 // The solver chain of r.solver, stopped by the budget.
 std::unique_ptr<smt::Solver> makeSolver(const Request& r, const ir::Program& p,
-                                        const search::Budget& b);
+                                        const search::Budget& b, ChainNeeds needs = {});
 
 // The --entry procedure of an open system (kNone for a closed system without --entry).
 ir::CfaId entryOf(const Request& r, const ir::Program& p);

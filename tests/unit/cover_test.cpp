@@ -85,6 +85,26 @@ TEST_CASE("cover: statements needs fewer queries than paths, and each test is a 
   for (const auto& t : sc.extra["tests"]) CHECK(t["result"] == "pass");
 }
 
+TEST_CASE("cover: guided statements learn from unsat cores; a dead location needs no last query") {
+  // The first guided path aims at A, C and DEAD together: the core names DEAD alone, so DEAD is
+  // dead and the next paths aim at A and C, then B and D. Nothing is left for an enabling
+  // query: 3 queries for 2 tests. Suspecting the whole path instead (no core) takes a fourth.
+  auto p = test::loadText(R"(
+    proc h(x: int) {
+      if (x > 0) { A: skip; } else { B: skip; }
+      if (x > 5) { C: skip; } else { D: skip; }
+      if (x > 100 && x < 50) { DEAD: skip; }
+    }
+  )");
+  for (const char* solver : kSolvers) {
+    CAPTURE(solver);
+    engine::Report r = cover(*p, "h", 2, cover::Algo::Statements, solver);
+    CHECK(labels(r, "infeasible_labels") == std::set<std::string>{"DEAD"});
+    CHECK(r.stats["tests"] == 2);
+    CHECK(r.stats["solver_queries"] == 3);
+  }
+}
+
 TEST_CASE("cover: i32 arithmetic wraps, int does not") {
   auto p = test::loadText(R"(
     proc w(x: i32) { var y: i32 = x + 1; if (y < x) { WRAP: y := 0; } }
