@@ -11,9 +11,11 @@ if(TANDEM_SANITIZE)
     message(FATAL_ERROR "TANDEM_SANITIZE needs GCC or Clang (got ${CMAKE_CXX_COMPILER_ID})")
   endif()
   set(TANDEM_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all)
-  add_compile_options(${TANDEM_SANITIZER_FLAGS} -fno-omit-frame-pointer)
+  # -O1, as the ASan documentation advises for reasonable speed: the sanitizer suite ran its
+  # unit binary about 11 times slower than Release at -O0. Assertions stay on (no NDEBUG).
+  add_compile_options(${TANDEM_SANITIZER_FLAGS} -fno-omit-frame-pointer -O1)
   add_link_options(${TANDEM_SANITIZER_FLAGS})
-  message(STATUS "Tandem: building with ASan + UBSan (${TANDEM_SANITIZER_FLAGS})")
+  message(STATUS "Tandem: building with ASan + UBSan (${TANDEM_SANITIZER_FLAGS}, -O1)")
 endif()
 
 # TANDEM_FUZZ instruments everything for libFuzzer's coverage feedback, with ASan and UBSan; the
@@ -46,5 +48,9 @@ function(tandem_set_warnings target)
     # library gets the sanitizer runtime too.
     target_compile_options(${target} PUBLIC ${TANDEM_SANITIZER_FLAGS} -fno-omit-frame-pointer)
     target_link_options(${target} PUBLIC ${TANDEM_SANITIZER_FLAGS})
+    # GCC's flow warnings are unreliable under the sanitizers' instrumentation (its manual says
+    # so for -Wmaybe-uninitialized); at -O1 it misfires inside libstdc++'s <regex>. The Release
+    # build keeps it as an error.
+    target_compile_options(${target} PRIVATE -Wno-error=maybe-uninitialized)
   endif()
 endfunction()
