@@ -55,7 +55,8 @@ import sys
 import time
 from pathlib import Path
 
-from bench_common import children_cpu, f_int, f_sec, first_line, loadavg, log, machine_line
+from bench_common import (children_cpu, f_int, f_sec, first_line, format_table, loadavg, log,
+                          machine_line)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -279,22 +280,6 @@ def row_of(rec):
             rec.get("prop1_expected", "-"), prop1_got, rec.get("deadlock", "-")]
 
 
-def format_table(rows, markdown):
-    if markdown:
-        lines = ["| " + " | ".join(HEADER) + " |",
-                 "|" + "|".join("---:" if h in NUMERIC else "---" for h in HEADER) + "|"]
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
-        return "\n".join(lines)
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
-              for i, h in enumerate(HEADER)]
-
-    def fmt(row):
-        return "  ".join(c.rjust(w) if HEADER[i] in NUMERIC else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(row, widths))).rstrip()
-
-    return "\n".join([fmt(HEADER), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
-
-
 def machine_info(args):
     return [machine_line(),
             f"tandem:  {args.tandem} ({first_line([str(args.tandem), '--version'])})",
@@ -420,7 +405,7 @@ def main():
     prefix = "- " if args.markdown else ""
     print("\n".join(prefix + line for line in info))
     print()
-    print(format_table([row_of(r) for r in results], args.markdown))
+    print(format_table(HEADER, [row_of(r) for r in results], NUMERIC, args.markdown))
     print()
     print("dfs/bfs states: stats.states of `check --no-deadlock --search dfs|bfs`; transitions "
           "match: both searches' transitions (the dfs one alone for a dfs-only instance) equal "

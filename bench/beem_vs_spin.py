@@ -26,7 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_common import children_cpu, f_int, f_sec, first_line, loadavg, log, machine_line
+from bench_common import (children_cpu, f_int, f_sec, first_line, format_table, loadavg, log,
+                          machine_line)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -364,22 +365,6 @@ NUMERIC = {"expected", "T states", "S states", "T cpu s", "S cpu s", "S gcc s", 
            "store/states"}
 
 
-def format_table(header, rows, markdown):
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |",
-                 "|" + "|".join("---:" if h in NUMERIC else "---" for h in header) + "|"]
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
-        return "\n".join(lines)
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
-              for i, h in enumerate(header)]
-
-    def fmt(row):
-        return "  ".join(c.rjust(w) if header[i] in NUMERIC else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(row, widths))).rstrip()
-
-    return "\n".join([fmt(header), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
-
-
 def shown(path):
     """A path relative to the repository when it is inside it."""
     try:
@@ -528,7 +513,7 @@ def main():
     prefix = "- " if args.markdown else ""
     print("\n".join(prefix + line for line in info))
     print()
-    print(format_table(header, rows, args.markdown))
+    print(format_table(header, rows, NUMERIC, args.markdown))
     print()
     print("T = Tandem, S = SPIN pan; cpu = user+sys of the child process; st/s = states per CPU "
           "second; B/st = bytes per stored state (T store: store_bytes_per_state, T RSS: "

@@ -61,3 +61,21 @@ def f_int(x):
 
 def f_sec(x):
     return "-" if x is None else f"{x:.3f}"
+
+
+def format_table(header, rows, numeric, markdown=False):
+    """Rows of strings under `header`, as aligned text (numeric columns right-aligned) or as a
+    Markdown table."""
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |",
+                 "|" + "|".join("---:" if h in numeric else "---" for h in header) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        return "\n".join(lines)
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
+              for i, h in enumerate(header)]
+
+    def fmt(row):
+        return "  ".join(c.rjust(w) if header[i] in numeric else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+
+    return "\n".join([fmt(header), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])

@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree from the imports below
-from bench_common import f_int, first_line, loadavg, log, machine_line
+from bench_common import f_int, first_line, format_table, loadavg, log, machine_line
 import cover_gen
 
 REPO = Path(__file__).resolve().parent.parent
@@ -202,17 +202,6 @@ def table_row(algo, solver, runs):
             f_int(total(runs, "paths")), paper[0], f_int(paper[1]), fmt_s(paper[2])]
 
 
-def format_table(rows):
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
-              for i, h in enumerate(HEADER)]
-
-    def fmt(row):
-        return "  ".join(c.rjust(w) if HEADER[i] in NUMERIC else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(row, widths))).rstrip()
-
-    return "\n".join([fmt(HEADER), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
-
-
 # ---------------------------------------------------------------------------------------------
 
 def parse_list(text, allowed, what):
@@ -297,14 +286,14 @@ def check_all(args, programs, results):
 def print_tables(args, results):
     rows = [table_row(a, s, [r for (_, s2, a2), r in results.items() if (s2, a2) == (s, a)])
             for a in args.algos for s in args.solvers]
-    print(format_table(rows))
+    print(format_table(HEADER, rows, NUMERIC))
     if args.per_size:
         for size in args.sizes:
             print(f"\n{size} diamonds:")
-            print(format_table([table_row(a, s, [
+            print(format_table(HEADER, [table_row(a, s, [
                 r for (n, s2, a2), r in results.items()
                 if (s2, a2) == (s, a) and n.startswith(f"d{size}_")])
-                for a in args.algos for s in args.solvers]))
+                for a in args.algos for s in args.solvers], NUMERIC))
 
 
 def main():

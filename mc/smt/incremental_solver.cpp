@@ -14,9 +14,9 @@ namespace {
 
 class IncrementalSolver final : public SolverDecorator {
  public:
+  explicit IncrementalSolver(std::unique_ptr<Solver> inner) : SolverDecorator(std::move(inner)) {}
   // The inner checks do not see the client's assumptions as assumptions.
   std::optional<std::vector<size_t>> unsatAssumptions() const override { return std::nullopt; }
-  explicit IncrementalSolver(std::unique_ptr<Solver> inner) : SolverDecorator(std::move(inner)) {}
 
   std::string name() const override { return wrappedName("incremental"); }
   Capabilities capabilities() const override {

@@ -106,8 +106,9 @@ class Z3Solver final : public Solver {
       if (r.isSat()) {
         Z3ModelSource source(*tr_, solver_->get_model());
         model_ = extractModel(stack_.with(assumptions), source);
-      } else if (r.isUnsat()) {
-        core_ = coreIndices(extra, assumptions.size());
+      } else if (r.isUnsat()) {  // without assumptions, unsat rests on none of them
+        core_ =
+            assumptions.empty() ? std::vector<size_t>{} : coreIndices(extra, assumptions.size());
       }
       return r;
     } catch (const z3::exception& ex) {
