@@ -3,7 +3,7 @@
 and Schaef, "Towards Bounded Infeasible Code Detection": a sequence of 2-9 control-flow diamonds,
 each two nested levels of if-then-else, written with `goto` and `assume`.
 
-usage: cover_gen.py --seed N --out DIR [--sizes 2,3,...] [--count K]
+usage: cover_gen.py --seed N --out DIR [--sizes 2,3,...] [--count K] [--procs]
 
 writes DIR/d{size}_{k}.tdm for each size (default 2..9) and k = 0..K-1 (default K = 10), so the
 default is the paper's 80 programs. The output depends only on --seed: program (size, k) draws
@@ -160,10 +160,11 @@ def block(label, lines):
     return [f"{label}: {lines[0]}"] + [pad + line for line in lines[1:]]
 
 
-def outer_side(rng, names, d, side, outer_cond, planted):
+def outer_side(rng, names, d, side, outer_cond, planted, pre="D"):
     """The outer branch `side` ('T' or 'E') of diamond d: its block, the nested if-then-else and
-    the inner join; planted infeasible labels are appended to `planted`."""
-    p = f"D{d}_{side}"
+    the inner join; planted infeasible labels are appended to `planted`. Labels start with
+    `pre` (a helper procedure's diamond: `H1_D`)."""
+    p = f"{pre}{d}_{side}"
     correlated = rng.random() < CORRELATION
     if correlated:
         inner, dead = planted_inner(rng, outer_cond)
@@ -176,38 +177,76 @@ def outer_side(rng, names, d, side, outer_cond, planted):
     for branch, cond in (("T", inner), ("E", negate(inner))):
         lines += block(f"{p}{branch}", [f"assume {render_cond(cond)};"]
                        + block_statements(rng, names) + [f"goto {p}J;"])
-    lines += block(f"{p}J", [f"goto D{d}_J;"])
+    lines += block(f"{p}J", [f"goto {pre}{d}_J;"])
     return lines
 
 
-def diamond(rng, names, d, planted):
+def diamond(rng, names, d, planted, pre="D"):
     """Diamond d (1-based): both outer branches, without its join block."""
     cond = random_cond(rng, names)
-    return (outer_side(rng, names, d, "T", cond, planted)
-            + outer_side(rng, names, d, "E", negate(cond), planted))
+    return (outer_side(rng, names, d, "T", cond, planted, pre)
+            + outer_side(rng, names, d, "E", negate(cond), planted, pre))
 
 
-def branch_to(d):
-    return f"goto D{d}_T, D{d}_E;"
+def branch_to(d, pre="D"):
+    return f"goto {pre}{d}_T, {pre}{d}_E;"
 
 
-def generate(seed, size, k):
+HELPERS = 2                      # --procs: helper procedures, each called from every diamond
+HELPER_PARAMS = ("a", "b", "c")
+
+
+def helper(rng, h, planted):
+    """--procs: procedure h{h}(a, b, c): one diamond over its parameters, returning a linear
+    expression of them; (lines, labels)."""
+    names = list(HELPER_PARAMS)
+    pre = f"H{h}_D"
+    body = block(f"H{h}", block_statements(rng, names) + [branch_to(1, pre)])
+    body += diamond(rng, names, 1, planted, pre)
+    body += block(f"{pre}1_J", [f"return {render_linear(random_terms(rng, names, 1, 3))};"])
+    params = ", ".join(f"{v}: int" for v in names)
+    return [f"proc h{h}({params}): int {{"] + body + ["}", ""], labels_of(body)
+
+
+def labels_of(body):
+    return [line.split(":", 1)[0] for line in body if not line.startswith(" ")]
+
+
+def generate(seed, size, k, procs=False):
     """(text, labels, planted): the program d{size}_{k} of `seed`, every block label in order
-    of the text, and the labels infeasible by construction."""
-    rng = random.Random(f"{seed}:{size}:{k}")
+    of the text, and the labels infeasible by construction. With `procs`, HELPERS helper
+    procedures (one diamond each, scalar parameters and result, no globals: what `tandem cover
+    --summaries` summarises) come first, and before each of main's diamonds a block C{d} assigns
+    a helper's result to a variable; the programs differ from those without."""
+    rng = random.Random(f"{seed}:{size}:{k}" + (":procs" if procs else ""))
     names = [f"v{i}" for i in range(rng.randint(MIN_VARS, MAX_VARS))]
     planted = []
-    body = block("ENTRY", block_statements(rng, names) + [branch_to(1)])
+    head, labels = [], []
+    if procs:
+        for h in range(1, HELPERS + 1):
+            lines, ls = helper(rng, h, planted)
+            head += lines
+            labels += ls
+
+    def next_block(d):
+        return f"goto C{d};" if procs else branch_to(d)
+
+    body = block("ENTRY", block_statements(rng, names) + [next_block(1)])
     for d in range(1, size + 1):
+        if procs:
+            args = ", ".join(rng.sample(names, len(HELPER_PARAMS)))
+            call = f"{rng.choice(names)} := h{(d - 1) % HELPERS + 1}({args});"  # each helper called
+            body += block(f"C{d}", [call, branch_to(d)])
         body += diamond(rng, names, d, planted)
-        last = "return v0;" if d == size else branch_to(d + 1)
+        last = "return v0;" if d == size else next_block(d + 1)
         body += block(f"D{d}_J", [last])
-    labels = [line.split(":", 1)[0] for line in body if not line.startswith(" ")]
+    labels += labels_of(body)
     params = ", ".join(f"{v}: int" for v in names)
     text = "\n".join(
-        [f"// cover_gen.py seed {seed}: {size} diamonds, program {k}, {len(names)} variables",
-         f"// planted infeasible: {' '.join(planted) if planted else '(none)'}",
-         f"proc main({params}): int {{"] + body + ["}", ""])
+        [f"// cover_gen.py seed {seed}: {size} diamonds, program {k}, {len(names)} variables"
+         + (f", {HELPERS} helper procedures" if procs else ""),
+         f"// planted infeasible: {' '.join(planted) if planted else '(none)'}"] + head
+        + [f"proc main({params}): int {{"] + body + ["}", ""])
     return text, labels, planted
 
 
@@ -215,14 +254,14 @@ def program_name(size, k):
     return f"d{size}_{k}"
 
 
-def write_all(seed, out, sizes=SIZES, count=PER_SIZE):
+def write_all(seed, out, sizes=SIZES, count=PER_SIZE, procs=False):
     """Writes every program; returns [(path, labels, planted)] in order of size, then k."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for size in sizes:
         for k in range(count):
-            text, labels, planted = generate(seed, size, k)
+            text, labels, planted = generate(seed, size, k, procs)
             path = out / f"{program_name(size, k)}.tdm"
             path.write_text(text)
             written.append((path, labels, planted))
@@ -250,6 +289,8 @@ def main():
                     help="diamonds per program, e.g. 2,3 or 2-5 (default: %(default)s)")
     ap.add_argument("--count", type=int, default=PER_SIZE,
                     help="programs per size (default: %(default)s)")
+    ap.add_argument("--procs", action="store_true",
+                    help=f"{HELPERS} helper procedures called before each diamond (for --summaries)")
     args = ap.parse_args()
     try:
         sizes = parse_sizes(args.sizes)
@@ -257,7 +298,7 @@ def main():
         ap.error(f"--sizes: {e}")
     if args.count < 1:
         ap.error("--count must be at least 1")
-    written = write_all(args.seed, args.out, sizes, args.count)
+    written = write_all(args.seed, args.out, sizes, args.count, args.procs)
     planted = sum(len(p) for _, _, p in written)
     print(f"wrote {len(written)} programs to {args.out} ({planted} planted infeasible blocks)",
           file=sys.stderr)

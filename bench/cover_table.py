@@ -8,7 +8,8 @@ generated for --seed into a temporary folder (or --out DIR, kept). Every program
   tandem cover FILE --entry main --algo A --solver S --json --quiet [--timeout T]
 
 for each algorithm A of --algos (paths, statements, fm; statements-noguided adds --no-guided,
-the paper's AlgSC exactly) and solver S of --solvers (z3, cvc5),
+the paper's AlgSC exactly; statements-summaries and fm-summaries add --summaries, for --procs
+programs, whose main calls helper procedures) and solver S of --solvers (z3, cvc5),
 --jobs runs at a time. The table has one row per (algorithm, solver): the programs run, how many
 finished (verdict completed, or error), ended `unknown` or failed, and the sums over the runs
 with a report (`unknown` ones included) of stats.solver_queries, stats.solver_time_s (the time
@@ -52,7 +53,9 @@ ALGOS = ("paths", "statements", "fm")
 # exactly (Tandem's statements asks a guided query first), not run unless asked for
 ALGO_ARGS = {"paths": ["--algo", "paths"], "statements": ["--algo", "statements"],
              "fm": ["--algo", "fm"],
-             "statements-noguided": ["--algo", "statements", "--no-guided"]}
+             "statements-noguided": ["--algo", "statements", "--no-guided"],
+             "statements-summaries": ["--algo", "statements", "--summaries"],
+             "fm-summaries": ["--algo", "fm", "--summaries"]}
 SOLVERS = ("z3", "cvc5")
 # The paper's Table 1 (80 programs): algorithm -> (name, solver queries, seconds)
 PAPER = {"paths": ("AlgPC", 69_777, 13.12), "statements": ("AlgSC", 854, 11.81),
@@ -169,7 +172,7 @@ def program_problems(name, labels, planted, runs):
         strange = named(r["covered"] | r["infeasible"]) - all_labels
         if strange:
             problems.append(f"{name}: {a} reports labels not in the program {fmt_set(strange)}")
-    for a in ("statements", "statements-noguided"):
+    for a in ("statements", "statements-noguided", "statements-summaries"):
         left = all_labels - ok[a]["covered"] - ok[a]["infeasible"] if a in ok else None
         if left:
             problems.append(f"{name}: {a} leaves {fmt_set(left)} neither covered nor "
@@ -239,6 +242,9 @@ def parse_args():
     ap.add_argument("--per-size", action="store_true",
                     help="also print the table per program size")
     ap.add_argument("--json-out", type=Path, help="also write every run's measurements as JSON")
+    ap.add_argument("--procs", action="store_true",
+                    help="programs with helper procedures (cover_gen.py --procs), for "
+                         "statements-summaries and fm-summaries (--summaries)")
     args = ap.parse_args()
     try:
         args.sizes = cover_gen.parse_sizes(args.sizes)
@@ -302,7 +308,7 @@ def main():
         log(f"cover_table: error: tandem binary not found: {args.tandem}")
         return 2
     out = args.out or Path(tempfile.mkdtemp(prefix="cover_table."))
-    programs = cover_gen.write_all(args.seed, out, args.sizes)
+    programs = cover_gen.write_all(args.seed, out, args.sizes, procs=args.procs)
     header = [machine_line(),
               f"tandem:  {args.tandem} ({first_line([str(args.tandem), '--version'])})",
               f"command: {shlex.join([sys.executable] + sys.argv)}",

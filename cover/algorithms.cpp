@@ -31,20 +31,26 @@ Enumerator::Enumerator(const ir::Program& p, const Unwinding& u, const ReachVc& 
                        const exec::Evaluator& ev, smt::Solver& solver, search::Budget& budget)
     : p_(p), u_(u), vc_(vc), ev_(ev), solver_(solver), budget_(budget), em_(*p.exprs) {}
 
-CoverResult Enumerator::run(Algo algo) {
+CoverResult Enumerator::run(Algo algo, const Known* known) {
   CoverResult r;
   r.locCovered.assign(p_.locs.size(), false);
   r.errorCovered.assign(vc_.errorGroups().size(), false);
+  if (known) {
+    r.locCovered = known->locCovered;
+    for (size_t g = 0; g < vc_.errorGroups().size(); ++g)
+      for (const VcErrorGroup& k : known->errorsCovered)
+        r.errorCovered[g] = r.errorCovered[g] || sameError(k, vc_.errorGroups()[g]);
+  }
   for (ExprRef c : vc_.clauses()) solver_.add(c);
   switch (algo) {
     case Algo::Paths:
       paths(r);
       break;
     case Algo::Statements:
-      statements(r);
+      statements(r, known);
       break;
     case Algo::Fm:
-      fm(r);
+      fm(r, known);
       break;
   }
   return r;
@@ -70,13 +76,23 @@ bool Enumerator::taken(uint32_t arc) const {
 
 bool Enumerator::newTarget(const CoverResult& r, uint32_t arc) const {
   const VcArc& a = vc_.arcs()[arc];
-  if (a.error) return !r.errorCovered[a.errorGroup];
+  if (arcTarget(r, arc)) return true;
   return a.to != VcArc::kEnd && !r.locCovered[vc_.nodes()[a.to].loc];
 }
 
-void Enumerator::testThrough(CoverResult& r, uint32_t node, uint32_t errorArc) {
-  std::vector<uint32_t> back;  // from `node` back to the root
-  for (uint32_t n = node; n != VcArc::kRoot;) {
+bool Enumerator::arcTarget(const CoverResult& r, uint32_t arc) const {
+  const VcArc& a = vc_.arcs()[arc];
+  if (a.error && !r.errorCovered[a.errorGroup]) return true;
+  if (a.pair)
+    for (ir::LocId l : a.pair->locs)
+      if (!r.locCovered[l]) return true;
+  return false;
+}
+
+void Enumerator::testThrough(CoverResult& r, uint32_t node, uint32_t viaArc) {
+  const uint32_t start = viaArc == ir::kNone ? node : vc_.arcs()[viaArc].from;
+  std::vector<uint32_t> back;  // from `start` back to the root
+  for (uint32_t n = start; n != VcArc::kRoot;) {
     uint32_t pick = ir::kNone;
     for (uint32_t a : vc_.in(n))
       if (taken(a)) {
@@ -88,20 +104,20 @@ void Enumerator::testThrough(CoverResult& r, uint32_t node, uint32_t errorArc) {
     n = vc_.arcs()[pick].from;
   }
   std::vector<uint32_t> arcs(back.rbegin(), back.rend());
-  if (errorArc != ir::kNone) {
-    arcs.push_back(errorArc);
-  } else {
-    for (uint32_t n = node;;) {
-      uint32_t pick = ir::kNone;
-      for (uint32_t a : vc_.out(n)) {
-        if (!taken(a)) continue;
-        if (pick == ir::kNone || (newTarget(r, a) && !newTarget(r, pick))) pick = a;
-      }
-      if (pick == ir::kNone) throw std::logic_error("cover: a reached node without a taken arc out");
-      arcs.push_back(pick);
-      n = vc_.arcs()[pick].to;
-      if (n == VcArc::kEnd) break;
+  uint32_t n = start;
+  if (viaArc != ir::kNone) {
+    arcs.push_back(viaArc);
+    n = vc_.arcs()[viaArc].to;
+  }
+  while (n != VcArc::kEnd) {
+    uint32_t pick = ir::kNone;
+    for (uint32_t a : vc_.out(n)) {
+      if (!taken(a)) continue;
+      if (pick == ir::kNone || (newTarget(r, a) && !newTarget(r, pick))) pick = a;
     }
+    if (pick == ir::kNone) throw std::logic_error("cover: a reached node without a taken arc out");
+    arcs.push_back(pick);
+    n = vc_.arcs()[pick].to;
   }
   addTest(r, std::move(arcs));
 }
@@ -111,7 +127,6 @@ void Enumerator::addTest(CoverResult& r, std::vector<uint32_t> arcs) {
   CoverTest t;
   symbolic::PathEnd& end = t.end;
   const ir::CfaId entry = u_.procedures()[0];
-  const ir::Cfa& cfa = p_.cfas[entry];
   for (const VcInput& in : vc_.inputs()) {
     if (in.kind == symbolic::InputKind::Param) {
       end.args.push_back(symbolic::modelValue(in.value, in.type, m));
@@ -121,7 +136,6 @@ void Enumerator::addTest(CoverResult& r, std::vector<uint32_t> arcs) {
       end.inputs.emplace_back(in.name, end.script.back());
     }
   }
-  (void)cfa;
   size_t havoc = 0;
   for (uint32_t a : arcs) {
     const VcArc& arc = vc_.arcs()[a];
@@ -130,6 +144,16 @@ void Enumerator::addTest(CoverResult& r, std::vector<uint32_t> arcs) {
       end.script.push_back(symbolic::modelValue(in.value, in.type, m));
       end.inputs.emplace_back("havoc#" + std::to_string(++havoc), end.script.back());
     }
+    if (arc.from != VcArc::kRoot) t.locs.push_back(vc_.nodes()[arc.from].loc);
+    if (arc.to != VcArc::kEnd) t.locs.push_back(vc_.nodes()[arc.to].loc);
+    if (arc.pair) {  // the callee's test, spliced in
+      end.path.push_back(arc.call);
+      end.path.insert(end.path.end(), arc.pair->edges.begin(), arc.pair->edges.end());
+      t.locs.insert(t.locs.end(), arc.pair->locs.begin(), arc.pair->locs.end());
+      if (arc.error) end.error = arc.error;
+      continue;
+    }
+    if (arc.to == VcArc::kEnd && !arc.error) t.returnEdge = arc.edge;
     if (arc.error) {
       end.error = arc.error;
       if (arc.edge == ir::kNone)
@@ -144,12 +168,11 @@ void Enumerator::addTest(CoverResult& r, std::vector<uint32_t> arcs) {
   if (!t.replay.followed)
     throw std::logic_error("cover: test " + std::to_string(r.tests.size() + 1) +
                            " does not replay: " + t.replay.problem);
-  for (uint32_t a : arcs) {
-    const VcArc& arc = vc_.arcs()[a];
-    if (arc.error) r.errorCovered[arc.errorGroup] = true;
-    if (arc.from != VcArc::kRoot) r.locCovered[vc_.nodes()[arc.from].loc] = true;
-    if (arc.to != VcArc::kEnd) r.locCovered[vc_.nodes()[arc.to].loc] = true;
-  }
+  for (uint32_t a : arcs)
+    if (vc_.arcs()[a].error) r.errorCovered[vc_.arcs()[a].errorGroup] = true;
+  std::sort(t.locs.begin(), t.locs.end());
+  t.locs.erase(std::unique(t.locs.begin(), t.locs.end()), t.locs.end());
+  for (ir::LocId l : t.locs) r.locCovered[l] = true;
   t.arcs = std::move(arcs);
   r.tests.push_back(std::move(t));
 }
@@ -177,14 +200,14 @@ std::vector<ExprRef> Enumerator::guidedTargets(const CoverResult& r, const Aims&
   };
   auto arcGain = [&](uint32_t a) {
     const VcArc& arc = vc_.arcs()[a];
-    return arc.error && !r.errorCovered[arc.errorGroup] && !aims.suspectError[arc.errorGroup] &&
-           !aims.deadArc[a];
+    return arcTarget(r, a) && !aims.deadArc[a] && !aims.suspectArc[a] &&
+           !(arc.error && aims.suspectError[arc.errorGroup]);
   };
   // Arcs lead from a copy to a later one: the best gain to an end, from the last copy back.
   std::vector<uint32_t> best(nodes.size(), 0);
   auto via = [&](uint32_t a) -> uint32_t {
     const VcArc& arc = vc_.arcs()[a];
-    return arc.to == VcArc::kEnd ? (arcGain(a) ? 1 : 0) : best[arc.to];
+    return (arcGain(a) ? 1u : 0u) + (arc.to == VcArc::kEnd ? 0 : best[arc.to]);
   };
   auto bestArc = [&](uint32_t n) {
     uint32_t pick = ir::kNone;
@@ -204,10 +227,9 @@ std::vector<ExprRef> Enumerator::guidedTargets(const CoverResult& r, const Aims&
     const uint32_t a = bestArc(n);
     if (a == ir::kNone) break;
     const VcArc& arc = vc_.arcs()[a];
-    if (arc.to == VcArc::kEnd) {
-      if (arcGain(a)) targets.push_back(arc.taken);
-      break;
-    }
+    if (arcGain(a) && std::find(targets.begin(), targets.end(), arc.taken) == targets.end())
+      targets.push_back(arc.taken);
+    if (arc.to == VcArc::kEnd) break;
     n = arc.to;
     if (!gain(n) || !aimed.insert(nodes[n].loc).second) continue;
     if (std::find(targets.begin(), targets.end(), nodes[n].reach) == targets.end())
@@ -235,7 +257,8 @@ ExprRef Enumerator::blame(const std::vector<ExprRef>& targets, Aims& aims) const
     for (uint32_t n = 0; n < vc_.nodes().size(); ++n)
       if (vc_.nodes()[n].reach == t) aims.deadNode[n] = true;
     for (uint32_t a = 0; a < vc_.arcs().size(); ++a)
-      if (vc_.arcs()[a].error && vc_.arcs()[a].taken == t) aims.deadArc[a] = true;
+      if ((vc_.arcs()[a].error || vc_.arcs()[a].pair) && vc_.arcs()[a].taken == t)
+        aims.deadArc[a] = true;
     return t;
   }
   if (core && !core->empty()) {
@@ -247,8 +270,11 @@ ExprRef Enumerator::blame(const std::vector<ExprRef>& targets, Aims& aims) const
   for (ExprRef t : targets) {
     for (const VcNode& n : vc_.nodes())
       if (n.reach == t) aims.suspectLoc[n.loc] = true;
-    for (const VcArc& a : vc_.arcs())
-      if (a.error && a.taken == t) aims.suspectError[a.errorGroup] = true;
+    for (uint32_t a = 0; a < vc_.arcs().size(); ++a) {
+      const VcArc& arc = vc_.arcs()[a];
+      if (arc.error && arc.taken == t) aims.suspectError[arc.errorGroup] = true;
+      if (arc.pair && arc.taken == t) aims.suspectArc[a] = true;
+    }
   }
   return nullptr;
 }
@@ -287,7 +313,7 @@ std::optional<bool> Enumerator::sweepClones(CoverResult& r, ExprRef dead, Aims& 
   return sat ? std::optional<bool>(true) : std::nullopt;
 }
 
-void Enumerator::statements(CoverResult& r) {
+void Enumerator::statements(CoverResult& r, const Known* known) {
   // Guided queries first: the path of the unwinding through the most locations (and errors) not
   // covered yet, its targets as assumptions. When it holds, one query covers them all. When not,
   // the unsat core is a conflict that later paths leave out, or, for a core of one literal, a
@@ -296,9 +322,15 @@ void Enumerator::statements(CoverResult& r) {
   // and not aimed at again. The enabling query (the paper's AlgSC) comes when fewer than two
   // targets are left (for one, it asks as much and more): it covers something, or its unsat
   // answer ends the enumeration; when every location is covered or dead, it is not needed.
-  Aims aims{{}, std::vector<bool>(p_.locs.size(), false),
+  Aims aims{{},
+            std::vector<bool>(p_.locs.size(), false),
             std::vector<bool>(vc_.errorGroups().size(), false),
-            std::vector<bool>(vc_.nodes().size(), false), std::vector<bool>(vc_.arcs().size(), false)};
+            std::vector<bool>(vc_.arcs().size(), false),
+            std::vector<bool>(vc_.nodes().size(), false),
+            std::vector<bool>(vc_.arcs().size(), false)};
+  if (known)
+    for (uint32_t n = 0; n < vc_.nodes().size(); ++n)
+      aims.deadNode[n] = known->locInfeasible[vc_.nodes()[n].loc];
   for (;;) {
     if (guided_) {
       std::vector<ExprRef> targets = guidedTargets(r, aims);
@@ -320,9 +352,9 @@ void Enumerator::statements(CoverResult& r) {
     for (size_t n = 0; n < vc_.nodes().size(); ++n)
       if (!r.locCovered[vc_.nodes()[n].loc] && !aims.deadNode[n])
         enabling = em_.mkOr(enabling, vc_.reach(static_cast<uint32_t>(n)));
-    for (size_t a = 0; a < vc_.arcs().size(); ++a)
-      if (vc_.arcs()[a].error && !r.errorCovered[vc_.arcs()[a].errorGroup] && !aims.deadArc[a])
-        enabling = em_.mkOr(enabling, vc_.arcs()[a].taken);
+    // Errors not covered, and tests of summarised callees through locations not covered.
+    for (uint32_t a = 0; a < vc_.arcs().size(); ++a)
+      if (arcTarget(r, a) && !aims.deadArc[a]) enabling = em_.mkOr(enabling, vc_.arcs()[a].taken);
     if (enabling->isFalse()) break;  // everything is covered or dead
     solver_.push();
     solver_.add(enabling);
@@ -341,27 +373,30 @@ void Enumerator::statements(CoverResult& r) {
 void Enumerator::coverModel(CoverResult& r) {
   // Every location and error the model reaches gets a test through it.
   const size_t before = r.tests.size();
-  for (size_t a = 0; a < vc_.arcs().size(); ++a) {
-    const VcArc& arc = vc_.arcs()[a];
-    if (arc.error && !r.errorCovered[arc.errorGroup] && taken(static_cast<uint32_t>(a)))
-      testThrough(r, arc.from, static_cast<uint32_t>(a));
-  }
+  for (uint32_t a = 0; a < vc_.arcs().size(); ++a)
+    if (arcTarget(r, a) && taken(a)) testThrough(r, ir::kNone, a);
   for (uint32_t n = 0; n < vc_.nodes().size(); ++n)
     if (!r.locCovered[vc_.nodes()[n].loc] && solver_.model().evalBool(vc_.reach(n)).value_or(false))
       testThrough(r, n);
   if (r.tests.size() == before) throw std::logic_error("cover: a model that covers nothing new");
 }
 
-void Enumerator::fm(CoverResult& r) {
-  std::vector<std::vector<uint32_t>> copies(p_.locs.size());
+void Enumerator::fm(CoverResult& r, const Known* known) {
+  std::vector<std::vector<uint32_t>> copies(p_.locs.size()), viaTests(p_.locs.size());
   for (uint32_t n = 0; n < vc_.nodes().size(); ++n) copies[vc_.nodes()[n].loc].push_back(n);
+  // A summarised callee's location: the arcs of its tests through it.
+  for (uint32_t a = 0; a < vc_.arcs().size(); ++a)
+    if (const SummaryPair* pair = vc_.arcs()[a].pair)
+      for (ir::LocId l : pair->locs) viaTests[l].push_back(a);
   // Locations whose copies share their booleans (a straight line of statements) are one block:
   // one query.
   std::set<ExprRef> asked;
   for (ir::LocId l = 0; l < p_.locs.size(); ++l) {
-    if (copies[l].empty()) continue;
+    if (copies[l].empty() && viaTests[l].empty()) continue;
+    if (known && (known->locCovered[l] || known->locInfeasible[l])) continue;
     ExprRef any = em_.falseExpr();
     for (uint32_t n : copies[l]) any = em_.mkOr(any, vc_.reach(n));
+    for (uint32_t a : viaTests[l]) any = em_.mkOr(any, vc_.arcs()[a].taken);
     if (!asked.insert(any).second) continue;
     const ExprRef assume[] = {any};
     auto sat = check(r, assume);
@@ -372,8 +407,11 @@ void Enumerator::fm(CoverResult& r) {
         testThrough(r, n);
         break;
       }
+    for (uint32_t a : viaTests[l])
+      if (!r.locCovered[l] && taken(a)) testThrough(r, ir::kNone, a);
   }
   for (size_t g = 0; g < vc_.errorGroups().size(); ++g) {
+    if (known && r.errorCovered[g]) continue;
     ExprRef any = em_.falseExpr();
     for (size_t a = 0; a < vc_.arcs().size(); ++a)
       if (vc_.arcs()[a].error && vc_.arcs()[a].errorGroup == g) any = em_.mkOr(any, vc_.arcs()[a].taken);
@@ -383,7 +421,7 @@ void Enumerator::fm(CoverResult& r) {
     if (!*sat || r.errorCovered[g]) continue;
     for (size_t a = 0; a < vc_.arcs().size(); ++a)
       if (vc_.arcs()[a].error && vc_.arcs()[a].errorGroup == g && taken(static_cast<uint32_t>(a))) {
-        testThrough(r, vc_.arcs()[a].from, static_cast<uint32_t>(a));
+        testThrough(r, ir::kNone, static_cast<uint32_t>(a));
         break;
       }
   }

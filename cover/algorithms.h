@@ -31,6 +31,8 @@ struct CoverTest {
   std::vector<uint32_t> arcs;  // ReachVc arcs from the root to an end
   symbolic::PathEnd end;       // the path and inputs as the replay takes them
   symbolic::Replay replay;     // followed; its error, if the path ends in one
+  std::vector<ir::LocId> locs;        // the locations it visits (summarised callees' too)
+  ir::EdgeId returnEdge = ir::kNone;  // a test that returns: the entry's return edge
 };
 
 struct CoverResult {
@@ -44,27 +46,35 @@ struct CoverResult {
   uint64_t queries = 0, paths = 0;
 };
 
+// What an earlier enumeration of the same entry (with summaries) found: locations covered and
+// proved infeasible, errors covered (by edge and error, as VcErrorGroup names them).
+struct Known {
+  std::vector<bool> locCovered, locInfeasible;  // per IR location
+  std::vector<VcErrorGroup> errorsCovered;
+};
+
 class Enumerator {
  public:
   // `budget` ends the enumeration between queries (the solver's own stop ends a query).
   Enumerator(const ir::Program& p, const Unwinding& u, const ReachVc& vc,
              const exec::Evaluator& ev, smt::Solver& solver, search::Budget& budget);
-  CoverResult run(Algo algo);
+  // With `known`, only what it leaves open is asked about (Statements and Fm).
+  CoverResult run(Algo algo, const Known* known = nullptr);
   // Statements: whether a guided query (the path through the most uncovered locations) comes
   // before each enabling query (on by default; off: the paper's AlgSC exactly).
   void setGuided(bool on) { guided_ = on; }
 
  private:
   void paths(CoverResult& r);
-  void statements(CoverResult& r);
-  void fm(CoverResult& r);
+  void statements(CoverResult& r, const Known* known);
+  void fm(CoverResult& r, const Known* known);
   // What the guided queries of Statements learned from unsat cores: sets of targets no execution
   // reaches together, copies and error arcs that no execution within the bound reaches (a core
   // of their literal alone), and, when the solver names no core, locations and errors not to aim
   // at again.
   struct Aims {
     std::vector<std::vector<ExprRef>> conflicts;
-    std::vector<bool> suspectLoc, suspectError, deadNode, deadArc;
+    std::vector<bool> suspectLoc, suspectError, suspectArc, deadNode, deadArc;
   };
   // The literals of the targets on the path of the unwinding through the most locations and
   // errors that are neither covered, suspected nor dead, less the last target of each known
@@ -82,11 +92,14 @@ class Enumerator {
   // A check; false (with the reason in `r`) unless it answered sat or unsat.
   std::optional<bool> check(CoverResult& r, std::span<const ExprRef> assumptions = {});
   bool taken(uint32_t arc) const;
-  // A path of taken arcs through `node` (an unwinding node, or kRoot), or ending with error arc
-  // `errorArc`, preferring arcs into locations and errors not covered yet; then its test.
-  void testThrough(CoverResult& r, uint32_t node, uint32_t errorArc = ir::kNone);
+  // A path of taken arcs through `node` (a node copy, or kRoot), or through arc `viaArc`,
+  // preferring arcs into locations and errors not covered yet; then its test.
+  void testThrough(CoverResult& r, uint32_t node, uint32_t viaArc = ir::kNone);
   void addTest(CoverResult& r, std::vector<uint32_t> arcs);
   bool newTarget(const CoverResult& r, uint32_t arc) const;
+  // An arc that is itself a target: an error not covered, or a test of a summarised callee
+  // through a location not covered.
+  bool arcTarget(const CoverResult& r, uint32_t arc) const;
 
   const ir::Program& p_;
   const Unwinding& u_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+
 namespace tandem::cover {
 
 using symbolic::SymState;
@@ -229,6 +230,46 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
   }
   // Executions within the reference evaluator's limits only: every test must replay.
   void limit(SymState& s, ExprRef within) override { s.pathCond.push_back(within); }
+  // One arc per test of the callee: its path, run from the caller's state.
+  bool summarise(const SymState& s, ir::EdgeId id, const std::vector<SymValue>& args) override {
+    const Summary* sum = vc_.summaries_ ? vc_.summaries_->of(vc_.p_.edges[id].callee) : nullptr;
+    if (!sum) return false;
+    if (vc_.anyResult_) {
+      const ir::Cfa& callee = vc_.p_.cfas[vc_.p_.edges[id].callee];
+      std::optional<SymValue> any;
+      if (callee.resultVar != ir::kNone)
+        any = SymValue::scalar(vc_.em_.freshSymbol(callee.name + ".result",
+                                                   vc_.p_.vars[callee.resultVar].type));
+      vc_.transfer_.skipCall(s, id, any, *this);
+      return true;
+    }
+    const symbolic::Mover mover;
+    const size_t havocs = havocs_.size();  // the caller's, before the call
+    for (const SummaryPair& pair : sum->pairs) {
+      havocs_.resize(havocs);
+      PathFollower along(*this, pair, id);
+      SymState t = s;
+      bool on = vc_.transfer_.enterCall(t, id, args, along);
+      for (size_t i = 0; on && i < pair.edges.size(); ++i) {
+        along.at(i);
+        vc_.transfer_.step(std::move(t), mover, pair.edges[i], along);
+        on = along.next.has_value();
+        if (on) t = std::move(*along.next);
+        along.next.reset();
+      }
+      pair_ = &pair;
+      call_ = id;
+      if (pair.error && along.failing)
+        fail(along.failing->first, along.failing->second, *pair.error,
+             pair.errorEdge == ir::kNone ? id : pair.errorEdge);
+      else if (!pair.error && on)
+        successor(std::move(t), id);
+      pair_ = nullptr;
+      call_ = ir::kNone;
+    }
+    havocs_.resize(havocs);
+    return true;
+  }
 
  private:
   uint32_t add(ExprRef cond, ir::EdgeId id, uint32_t to) {
@@ -239,22 +280,75 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
     arc.edge = id;
     // `taken` is chosen once the step's arcs are all known (ReachVc::name).
     arc.havocs = havocs_;
+    arc.call = call_;
+    arc.pair = pair_;
     vc_.arcs_.push_back(std::move(arc));
     vc_.cond_.push_back(cond);
     (from_ == VcArc::kRoot ? vc_.rootOut_ : vc_.out_[from_]).push_back(a);
     return a;
   }
 
+  // Follows one test's path through the callee: keeps the state after each edge, and the
+  // failing condition where the test fails. The path assumes every error it passes does not
+  // happen (those are other tests of the callee), except the store of the result on its return
+  // edge, which is the caller's own error and becomes an arc as with the callee inlined.
+  class PathFollower final : public symbolic::TransferPolicy {
+   public:
+    PathFollower(Policy& outer, const SummaryPair& pair, ir::EdgeId call)
+        : outer_(outer), pair_(pair), call_(call) {}
+    void at(size_t i) { i_ = i; }
+    bool feasible(SymState&) override { return true; }
+    void fail(const SymState& s, ExprRef bad, const exec::ExecError& error, ir::EdgeId id) override {
+      const bool last = i_ + 1 == pair_.edges.size();
+      if (pair_.error && id == (pair_.errorEdge == ir::kNone ? call_ : pair_.errorEdge) &&
+          (last || pair_.edges.empty()) && error.kind == pair_.error->kind &&
+          error.message == pair_.error->message) {
+        failing.emplace(s, bad);
+      } else if (!pair_.error && last && outer_.vc_.p_.edges[id].kind == ir::EdgeKind::Return) {
+        outer_.pair_ = &pair_;
+        outer_.call_ = call_;
+        outer_.fail(s, bad, error, id);
+        outer_.pair_ = nullptr;
+        outer_.call_ = ir::kNone;
+      }
+    }
+    SymValue input(SymState& s, symbolic::InputKind kind, TypeRef t,
+                   const std::string& name) override {
+      return outer_.input(s, kind, t, name);
+    }
+    void successor(SymState&& s, ir::EdgeId) override { next = std::move(s); }
+    void returned(const SymState&, ir::EdgeId) override {
+      throw std::logic_error("cover: a summarised callee's path returns from the bottom frame");
+    }
+    void limit(SymState& s, ExprRef within) override { s.pathCond.push_back(within); }
+
+    std::optional<SymState> next;
+    std::optional<std::pair<SymState, ExprRef>> failing;
+
+   private:
+    Policy& outer_;
+    const SummaryPair& pair_;
+    ir::EdgeId call_;
+    size_t i_ = 0;
+  };
+
   ReachVc& vc_;
   uint32_t from_;  // a node copy, or kRoot
   uint32_t to_;    // an unwinding node, or kEnd
   std::vector<uint32_t> havocs_;
+  ir::EdgeId call_ = ir::kNone;         // while a summarised call makes its arcs
+  const SummaryPair* pair_ = nullptr;
 };
 
 ReachVc::ReachVc(const ir::Program& p, const Unwinding& u, const symbolic::SymEvaluator& ev,
                  std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry,
-                 search::Budget& budget)
-    : p_(p), em_(ev.exprs()), ev_(ev), transfer_(ev, tracked) {
+                 search::Budget& budget, const SummaryTable* summaries, bool anyResult)
+    : p_(p),
+      em_(ev.exprs()),
+      ev_(ev),
+      transfer_(ev, tracked),
+      summaries_(summaries),
+      anyResult_(anyResult) {
   pending_.resize(u.nodes().size());
   if (!u.nodes().empty()) {
     SymState s;
@@ -296,12 +390,15 @@ const std::vector<uint32_t>& ReachVc::out(uint32_t node) const {
   return node == VcArc::kRoot ? rootOut_ : out_[node];
 }
 
+bool sameError(const VcErrorGroup& a, const VcErrorGroup& b) {
+  return a.edge == b.edge && a.error.kind == b.error.kind && a.error.message == b.error.message;
+}
+
 uint32_t ReachVc::errorGroup(ir::EdgeId edge, const exec::ExecError& e) {
+  const VcErrorGroup g{edge, e};
   for (size_t i = 0; i < errorGroups_.size(); ++i)
-    if (errorGroups_[i].edge == edge && errorGroups_[i].error.kind == e.kind &&
-        errorGroups_[i].error.message == e.message)
-      return static_cast<uint32_t>(i);
-  errorGroups_.push_back(VcErrorGroup{edge, e});
+    if (sameError(errorGroups_[i], g)) return static_cast<uint32_t>(i);
+  errorGroups_.push_back(g);
   return static_cast<uint32_t>(errorGroups_.size() - 1);
 }
 

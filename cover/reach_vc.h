@@ -53,20 +53,29 @@ struct VcArc {
   std::vector<uint32_t> havocs;  // inputs (indices into ReachVc::inputs()) read on the arc
   std::optional<exec::ExecError> error;
   uint32_t errorGroup = ir::kNone;  // errors: the same error of every unwound copy
+  // A summarised call (cover/summary.h): the call edge and the callee's test the arc stands for.
+  ir::EdgeId call = ir::kNone;
+  const SummaryPair* pair = nullptr;
 };
 
 struct VcErrorGroup {
   ir::EdgeId edge = ir::kNone;  // kNone: on entry
   exec::ExecError error;
 };
+// The same error of the same edge (in any unwound copy, in any verification condition).
+bool sameError(const VcErrorGroup& a, const VcErrorGroup& b);
 
 class ReachVc {
  public:
   // Throws symbolic::NotImplemented for what the passive form cannot express (references or
   // objects that differ where paths meet, `old` across a join, processes).
   // The budget's time, memory and interrupt end the construction early (stopped()).
+  // `summaries`: those of the unwinding; each summarised call is one arc per test of the callee,
+  // or, with `anyResult`, one arc on which the callee returns any value (an over-approximation:
+  // its models need not be executions, its unsat answers hold for the program).
   ReachVc(const ir::Program& p, const Unwinding& u, const symbolic::SymEvaluator& ev,
-          std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry, search::Budget& budget);
+          std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry, search::Budget& budget,
+          const SummaryTable* summaries = nullptr, bool anyResult = false);
   bool stopped() const { return stopped_; }
 
   // The formula, as clauses to assert.
@@ -99,6 +108,8 @@ class ReachVc {
   ExprManager& em_;
   const symbolic::SymEvaluator& ev_;
   symbolic::Transfer transfer_;
+  const SummaryTable* summaries_;
+  bool anyResult_;
   std::vector<VcNode> nodes_;
   std::vector<VcArc> arcs_;
   std::vector<ExprRef> cond_;  // per arc: its condition, then the phi equations of its target

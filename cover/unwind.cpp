@@ -138,7 +138,8 @@ std::optional<Unwinding::Frame> Unwinding::move(const Frame& f, ir::EdgeId e, ir
   return g;
 }
 
-Unwinding::Unwinding(const ir::Program& p, ir::CfaId entry, uint32_t k, search::Budget& budget)
+Unwinding::Unwinding(const ir::Program& p, ir::CfaId entry, uint32_t k, search::Budget& budget,
+                     const SummaryTable* summaries)
     : p_(p), loops_(p), k_(k), budget_(budget) {
   std::unordered_map<std::vector<uint32_t>, uint32_t, KeyHash> ids;
   std::deque<uint32_t> todo;
@@ -184,19 +185,25 @@ Unwinding::Unwinding(const ir::Program& p, ir::CfaId entry, uint32_t k, search::
       const ir::Edge& edge = p_.edges[e];
       std::vector<Frame> next = frames;
       bool exits = false;
+      // A step within the frame; false when the bound cuts it.
+      auto stay = [&] {
+        auto g = move(top, e, edge.to);
+        if (g) next.back() = std::move(*g);
+        cuts_ += !g;
+        return g.has_value();
+      };
       switch (edge.kind) {
         case ir::EdgeKind::Command:
         case ir::EdgeKind::Assert:
-        case ir::EdgeKind::Assumed: {
-          auto g = move(top, e, edge.to);
-          if (!g) {
-            ++cuts_;
-            continue;
-          }
-          next.back() = std::move(*g);
+        case ir::EdgeKind::Assumed:
+          if (!stay()) continue;
           break;
-        }
         case ir::EdgeKind::Call: {
+          if (summaries && summaries->of(edge.callee)) {  // the summary stands for the callee
+            if (!stay()) continue;
+            summarised_ = true;
+            break;
+          }
           const ir::Cfa& callee = p_.cfas[edge.callee];
           if (callee.kind == ir::CfaKind::Process || callee.kind == ir::CfaKind::Rules)
             throw symbolic::NotImplemented("calls of processes");

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cover/summary.h"
 #include "mc/ir/program.h"
 #include "mc/search/budget.h"
 
@@ -59,8 +60,10 @@ class Unwinding {
   // Unwinds `entry` with at most `k` iterations of every loop and `k` nested recursive calls.
   // The budget's --max-states bounds the nodes and --max-depth the longest path; a bound or an
   // interrupt leaves the unwinding incomplete (stopped()). Throws symbolic::NotImplemented for
-  // code the encoding does not express (processes, rendezvous).
-  Unwinding(const ir::Program& p, ir::CfaId entry, uint32_t k, search::Budget& budget);
+  // code the encoding does not express (processes, rendezvous). A call of a procedure that
+  // `summaries` holds steps over the call in the caller's frame (the summary stands for it).
+  Unwinding(const ir::Program& p, ir::CfaId entry, uint32_t k, search::Budget& budget,
+            const SummaryTable* summaries = nullptr);
 
   const std::vector<UnwindNode>& nodes() const { return nodes_; }
   const std::vector<UnwindArc>& arcs() const { return arcs_; }
@@ -72,6 +75,8 @@ class Unwinding {
   // Arcs the bound removed: a loop head's edges into its body after K iterations, calls past the
   // recursion bound. Zero means the unwound program has every execution of the original.
   uint64_t cuts() const { return cuts_; }
+  // Whether some arc is a call that a summary stands for.
+  bool summarised() const { return summarised_; }
 
  private:
   struct Frame {
@@ -94,6 +99,7 @@ class Unwinding {
   std::vector<uint32_t> order_;
   std::vector<ir::CfaId> cfas_;
   bool stopped_ = false;
+  bool summarised_ = false;
   uint64_t cuts_ = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "cover/modular.h"
 #include "engine/api.h"
 #include "engine/cover_prove.h"
 #include "engine/setup.h"
@@ -87,26 +88,26 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   // The VC is asserted once and the enumeration adds clauses to it or checks under assumptions:
   // nothing for the prefix-synchronising layer to reuse (its push scope per VC clause cost ~35%
   // more solver time on the cover benchmark), and the guided queries learn from unsat cores.
-  auto solver = makeSolver(r, p, rb.budget, ChainNeeds{.incremental = false, .unsatCores = true});
+  // One solver per verification condition (with --summaries, one per procedure and refinement).
+  cover::CoverSetup setup{p,
+                          sev,
+                          ev,
+                          r.tracked,
+                          r.unwind,
+                          r.guided,
+                          rb.budget,
+                          [&] {
+                            return makeSolver(r, p, rb.budget,
+                                              ChainNeeds{.incremental = false, .unsatCores = true});
+                          },
+                          [&](const cover::ReachVc& vc) { refuseCalls(vc, sev); }};
 
   Report rep;
   rep.command = "cover";
   rep.file = r.file;
-  std::optional<cover::Unwinding> u;
-  std::optional<cover::ReachVc> vc;
-  cover::CoverResult res;
+  cover::CoverRun run;
   try {
-    u.emplace(p, entry, r.unwind, rb.budget);
-    if (!u->stopped()) vc.emplace(p, *u, sev, r.tracked, entry, rb.budget);
-    if (vc && !vc->stopped()) {
-      refuseCalls(*vc, sev);
-      cover::Enumerator en(p, *u, *vc, ev, *solver, rb.budget);
-      en.setGuided(r.guided);
-      res = en.run(r.algo);
-    } else {
-      res.reason = rb.budget.stopped() ? rb.budget.stopped()->reason : "unwinding stopped";
-      res.locCovered.assign(p.locs.size(), false);
-    }
+    run = cover::coverEntry(setup, entry, r.algo, r.summaries);
   } catch (const symbolic::NotImplemented& e) {
     throw inputError(r.file, e.what());
   } catch (const smt::SmtUnsupported& e) {
@@ -114,9 +115,10 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   } catch (const smt::SmtError& e) {
     throw inputError(r.file, std::string("solver failure: ") + e.what());
   }
+  const cover::CoverResult& res = run.result;
 
   // Locations of every procedure the unwinding reached, by label and by line.
-  std::vector<ir::CfaId> procs = u ? u->procedures() : std::vector<ir::CfaId>{entry};
+  const std::vector<ir::CfaId>& procs = run.procedures;
   std::map<std::string, bool> labels;  // label -> some location with it is covered
   std::vector<std::string> labelOrder;
   std::map<uint32_t, bool> lines;  // line -> some location on it is covered
@@ -172,7 +174,8 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   rep.extra["uncovered_labels"] = notCovered;
   rep.extra["infeasible_lines"] = res.complete ? notCoveredLines : std::vector<uint32_t>{};
   // The bound removed executions: what is infeasible may be feasible with more unwinding.
-  rep.extra["bounded"] = u && u->cuts() > 0;
+  rep.extra["bounded"] = run.cuts > 0;
+  if (r.summaries) rep.extra["summaries"] = true;
   if (r.proveInfeasible && res.complete) {
     std::vector<ir::LocId> ask;  // labelled, or on a line where nothing is covered
     for (ir::LocId l : infeasibleLocs)
@@ -182,16 +185,21 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   }
   rep.stats["solver_queries"] = res.queries;
   // Time inside solver checks, apart from parsing, unwinding and building the VC (time_s has all).
-  rep.stats["solver_time_s"] = solver->stats().seconds;
+  rep.stats["solver_time_s"] = run.solverSeconds;
   rep.stats["paths"] = res.paths;
   rep.stats["tests"] = res.tests.size();
   rep.stats["failing"] = failing;
   rep.stats["locations"] = blocks;
   rep.stats["infeasible_locations"] = res.complete ? infeasibleBlocks : 0;
-  rep.stats["unwound_locations"] = u ? u->nodes().size() : 0;
-  rep.stats["location_copies"] = vc ? vc->nodes().size() : 0;
-  rep.stats["arcs"] = vc ? vc->arcs().size() : 0;
-  rep.stats["unwinding_cuts"] = u ? u->cuts() : 0;
+  rep.stats["unwound_locations"] = run.unwound;
+  rep.stats["location_copies"] = run.copies;
+  rep.stats["arcs"] = run.arcs;
+  rep.stats["unwinding_cuts"] = run.cuts;
+  if (r.summaries) {
+    rep.stats["summarised_procedures"] = run.summarised;
+    rep.stats["summary_pairs"] = run.pairs;
+    rep.stats["refinements"] = run.refinements;
+  }
   addRunStats(rep.stats, rb.budget);
   if (!r.testsOut.empty()) writeTests(p, r, entry, res.tests);
   return rep;

@@ -91,6 +91,7 @@ struct CoverRequest : Request {
   bool guided = true;    // statements: a guided query before each enabling one (--no-guided: not)
   std::string testsOut;  // write the tests as `test f(...)` declarations
   bool proveInfeasible = false;  // hand each infeasible location to `prove`
+  bool summaries = false;  // calls of summarisable procedures by their tests (cover/modular.h)
 };
 
 struct RunRequest : Request {

@@ -131,6 +131,7 @@ std::vector<OptionSpec> buildTable() {
     {"algo", 0, V::Choice, "NAME", "statements", "cover: paths (AlgPC, blocking clauses), statements (AlgSC, enabling clauses) or fm (one query per location)", kCover,
      names({cover::Algo::Paths, cover::Algo::Statements, cover::Algo::Fm}, &cover::algoName), parsed(&Options::algo, parseAlgo)},
     {"no-guided", 0, V::Flag, "", "", "cover --algo statements: only enabling clauses, as the paper's AlgSC (default: a guided query through the most uncovered locations first)", kCover, {}, to(&Options::noGuided)},
+    {"summaries", 0, V::Flag, "", "", "cover: calls of procedures that only touch their own locals become their tests' input/output pairs (computed bottom-up); what they leave open is asked again with the calls inlined", kCover, {}, to(&Options::summaries)},
     {"prove-infeasible", 0, V::Flag, "", "", "cover: ask prove whether each location infeasible within the bound is infeasible for every unwinding", kCover, {}, to(&Options::proveInfeasible)},
     {"natives", 0, V::Repeated, "LIB.so", "", "load native functions from a plugin; repeatable", kAnalyses, {}, to(&Options::natives)},
   };

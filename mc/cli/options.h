@@ -85,6 +85,7 @@ struct Options {
   uint64_t unwind = 2;
   cover::Algo algo = cover::Algo::Statements;
   bool proveInfeasible = false;
+  bool summaries = false;
   bool noGuided = false;
 };
 

@@ -127,6 +127,12 @@ engine::CoverRequest coverRequest(const Options& o, const Streams& s) {
   r.guided = !o.noGuided;
   if (o.noGuided && r.algo != cover::Algo::Statements)
     throw engine::usageError("--no-guided applies to --algo statements only");
+  r.summaries = o.summaries;
+  // A path cover needs every path of each callee; a summary holds some.
+  if (o.summaries && r.algo == cover::Algo::Paths)
+    throw engine::usageError(
+        "--summaries applies to --algo statements and fm (a path cover needs every path of each "
+        "callee)");
   return r;
 }
 

@@ -63,6 +63,13 @@ class TransferPolicy {
   // Before the arguments of a call of `callee` from `s` are evaluated: throws NotImplemented for
   // calls the engine does not handle.
   virtual void calling(const SymState& /*s*/, const ir::Cfa& /*callee*/) {}
+  // After the arguments of call edge `id` from `s` (at the call site) are evaluated: true when
+  // the policy takes the call by a summary of the callee and hands on the successors itself
+  // (Transfer::enterCall helps); false (default): the callee runs in a frame of its own.
+  virtual bool summarise(const SymState& /*s*/, ir::EdgeId /*id*/,
+                         const std::vector<SymValue>& /*args*/) {
+    return false;
+  }
   // `within` keeps the path within the reference evaluator's limits (array lengths), which are
   // not errors of the program. Default: recorded for a concrete replay, not assumed.
   virtual void limit(SymState& s, ExprRef within) { s.limits.push_back(within); }
@@ -95,6 +102,16 @@ class Transfer {
   // receive `recvId` of thread `u` (at its source), as one step (transfer_sync.cpp); the
   // successor goes to policy.synced.
   void stepSync(SymState s, const Mover& t, ir::EdgeId sendId, exec::ThreadId u, ir::EdgeId recvId,
+                TransferPolicy& policy) const;
+  // The callee of call edge `id` starts from `s` (at the call site) with `args` evaluated: its
+  // frame is pushed and its entry declarations run, as the call does when no summary takes it.
+  // False when the path fails or cannot go on.
+  bool enterCall(SymState& s, ir::EdgeId id, std::vector<SymValue> args,
+                 TransferPolicy& policy) const;
+  // Over-approximating a call: `s` (at the call site of call edge `id`) goes on as if the callee
+  // had returned `result` at once; the result is stored as a return stores it (errors of the
+  // store raised by `id`), and the successor goes to `policy`.
+  void skipCall(SymState s, ir::EdgeId id, const std::optional<SymValue>& result,
                 TransferPolicy& policy) const;
   // The path of `s` ends here: its bottom frame can only return (or is stuck).
   bool atBottomExit(const SymState& s) const;
@@ -148,6 +165,11 @@ class Transfer {
   bool initFields(Ctx& c, ir::EdgeId at) const;
   bool call(Ctx& c, const ir::Edge& edge, ir::EdgeId id) const;
   bool returnToCaller(Ctx& c, ir::EdgeId id) const;
+  bool enterCallee(Ctx& c, const ir::Edge& edge, ir::EdgeId id, std::vector<SymValue> args) const;
+  // The caller (its callee's frame popped) receives `result` of call edge `call` and moves to the
+  // call's target; errors of the store are raised by edge `at`.
+  bool receiveResult(Ctx& c, const ir::Edge& call, const std::optional<SymValue>& result,
+                     ir::EdgeId at) const;
 
   const ir::Program& p_;
   ExprManager& em_;

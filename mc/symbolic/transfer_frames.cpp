@@ -160,6 +160,20 @@ bool Transfer::call(Ctx& c, const ir::Edge& edge, ir::EdgeId id) const {
   std::vector<SymValue> args;
   for (ExprRef a : edge.args) args.push_back(eval(c, a, obls));
   if (!require(c, obls, id)) return false;
+  if (c.policy.summarise(c.s, id, args)) return false;  // the policy hands on the successors
+  return enterCallee(c, edge, id, std::move(args));
+}
+
+bool Transfer::enterCall(SymState& s, ir::EdgeId id, std::vector<SymValue> args,
+                         TransferPolicy& policy) const {
+  const Mover none;
+  Ctx c{s, none, policy};
+  return enterCallee(c, p_.edges[id], id, std::move(args));
+}
+
+bool Transfer::enterCallee(Ctx& c, const ir::Edge& edge, ir::EdgeId id,
+                           std::vector<SymValue> args) const {
+  const ir::Cfa& callee = p_.cfas[edge.callee];
   if (callee.kind == ir::CfaKind::Process || callee.kind == ir::CfaKind::Rules)
     throw NotImplemented("calls of processes");
   c.s.top().pc = edge.from;  // the caller stays at the call site until the callee returns
@@ -182,14 +196,30 @@ bool Transfer::returnToCaller(Ctx& c, ir::EdgeId id) const {
     result = top.locals[p_.vars[cfa.resultVar].slot];
   const ir::Edge& call = p_.edges[top.callEdge];
   s.frames.pop_back();
+  return receiveResult(c, call, result, id);
+}
+
+bool Transfer::receiveResult(Ctx& c, const ir::Edge& call, const std::optional<SymValue>& result,
+                             ir::EdgeId at) const {
   if (call.result && result) {
     std::vector<Obligation> obls;
     SymLvalue lv = lvalue(c, call.result, obls);
-    if (!require(c, obls, id)) return false;
-    ev_.store(s, lv, ev_.coerce(*result, call.result->type));
+    if (!require(c, obls, at)) return false;
+    ev_.store(c.s, lv, ev_.coerce(*result, call.result->type));
   }
-  s.top().pc = call.to;
+  c.s.top().pc = call.to;
   return true;
+}
+
+void Transfer::skipCall(SymState s, ir::EdgeId id, const std::optional<SymValue>& result,
+                        TransferPolicy& policy) const {
+  const Mover none;
+  Ctx c{s, none, policy};
+  if (!receiveResult(c, p_.edges[id], result, id)) return;
+  s.pathCondAt.resize(s.pathCond.size(), static_cast<uint32_t>(s.path.size()));
+  s.path.push_back(id);
+  ++s.depth;
+  policy.successor(std::move(s), id);
 }
 
 bool Transfer::callMethod(SymState& s, ir::CfaId method, exec::ObjectId self, ir::EdgeId at,

@@ -16,10 +16,14 @@ for A in paths, statements, fm, and fails (exit 1) when, for some program,
     (locations without a label, reported as `main#n`, are left out of the label checks).
 The program's text and the three sets are printed for each failing program.
 
+With --procs the programs call helper procedures (cover_gen.py --procs), and statements and fm
+run with the calls inlined and with --summaries: the four must agree (paths is left out: a path
+cover multiplies the paths of each call).
+
 The checks are bench/cover_table.py's (imported, with cover_gen.py, from ../../bench), so the
 test and the benchmark table cannot drift apart.
 
-usage: check_cover_agreement.py --tandem PATH [--solver z3|cvc5] [--sizes 2-5] [--jobs N]
+usage: check_cover_agreement.py --tandem PATH [--solver z3|cvc5] [--sizes 2-5] [--jobs N] [--procs]
 """
 import argparse
 import concurrent.futures
@@ -39,9 +43,12 @@ SEED = 1
 SHOWN = 5           # failing programs printed in full; the rest by name only
 
 
-def run_program(tandem, path, solver, timeout):
-    """algo -> result of the three runs of one program, one after the other."""
-    return {a: run_cover(tandem, path, a, solver, timeout) for a in ALGOS}
+SUMMARY_ALGOS = ("statements-summaries", "fm-summaries")
+
+
+def run_program(tandem, path, solver, timeout, algos):
+    """algo -> result of the runs of one program, one after the other."""
+    return {a: run_cover(tandem, path, a, solver, timeout) for a in algos}
 
 
 def why_failed(r):
@@ -77,7 +84,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, help="programs at a time (default: 2)")
     ap.add_argument("--timeout", type=float, default=120,
                     help="Tandem's --timeout per run (default: %(default)s)")
+    ap.add_argument("--procs", action="store_true",
+                    help="programs with helper procedures; also --summaries runs")
     args = ap.parse_args()
+    # With helper procedures a path cover multiplies each call's paths (d5 programs: minutes):
+    # statements and fm inline, and the same two with --summaries.
+    algos = ("statements", "fm") + SUMMARY_ALGOS if args.procs else ALGOS
     try:
         sizes = cover_gen.parse_sizes(args.sizes)
     except ValueError as e:
@@ -88,9 +100,10 @@ def main():
 
     failing, messages = [], []
     with tempfile.TemporaryDirectory(prefix="cover_agreement.") as tmp:
-        programs = cover_gen.write_all(args.seed, tmp, sizes)
+        programs = cover_gen.write_all(args.seed, tmp, sizes, procs=args.procs)
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = [pool.submit(run_program, args.tandem, path, args.solver, args.timeout)
+            futures = [pool.submit(run_program, args.tandem, path, args.solver, args.timeout,
+                                   algos)
                        for path, _, _ in programs]
             for (path, labels, planted), fut in zip(programs, futures):
                 runs = fut.result()
@@ -103,7 +116,8 @@ def main():
                     else:
                         failing.append(f"--- {path.name} (text not shown) ---")
     print(f"{len(programs)} programs (seed {args.seed}, sizes {args.sizes}), solver "
-          f"{args.solver}, algorithms {', '.join(ALGOS)}")
+          f"{args.solver}, algorithms {', '.join(algos)}"
+          + (" (helper procedures)" if args.procs else ""))
     if not messages:
         print("ok: the algorithms agree on every program")
         return 0

@@ -148,6 +148,99 @@ TEST_CASE("cover: calls are inlined, recursion unwound K times") {
   CHECK(agreed(*p, "main", 3, engine::Verdict::Completed) == std::set<std::string>{"NEG"});
 }
 
+engine::Report coverSummaries(ir::Program& p, const std::string& entry, uint32_t k,
+                              cover::Algo algo, const std::string& solver) {
+  engine::CoverRequest r;
+  r.file = "t.tdm";
+  r.entry = entry;
+  r.unwind = k;
+  r.algo = algo;
+  r.summaries = true;
+  r.solver.backend = *smt::parseBackend(solver);
+  return engine::cover(p, r);
+}
+
+// --summaries on statements and fm, both solvers: the verdict, covered and infeasible labels of
+// inlining; returns the reports (statements z3 first).
+std::vector<engine::Report> summarisedAgrees(ir::Program& p, const std::string& entry, uint32_t k) {
+  engine::Report inlined = cover(p, entry, k, cover::Algo::Statements);
+  std::vector<engine::Report> out;
+  for (const char* solver : kSolvers)
+    for (cover::Algo a : {cover::Algo::Statements, cover::Algo::Fm}) {
+      CAPTURE(solver);
+      CAPTURE(cover::algoName(a));
+      engine::Report r = coverSummaries(p, entry, k, a, solver);
+      CHECK(r.verdict == inlined.verdict);
+      CHECK(labels(r, "infeasible_labels") == labels(inlined, "infeasible_labels"));
+      CHECK(labels(r, "covered_labels") == labels(inlined, "covered_labels"));
+      CHECK(r.stats["summarised_procedures"].get<uint64_t>() > 0);
+      out.push_back(std::move(r));
+    }
+  return out;
+}
+
+TEST_CASE(
+    "cover --summaries: callees by their tests' paths; dead code of the caller needs no inlining") {
+  auto p = test::loadText(R"(
+    proc noisy(x: int): int {
+      var n: int = *;
+      var i: int = 0;
+      var s: int = 0;
+      while (i < 2) {
+        if (n > x) { BIG: s := s + n; } else { SMALL: s := s - 1; }
+        i := i + 1;
+      }
+      if (x > 5 && x < 3) { CALLEE_DEAD: s := 0; }
+      return s;
+    }
+    proc main(a: int): int {
+      var r: int = noisy(a);
+      var t: int = noisy(r);
+      if (t > r) { UP: t := t - r; } else { DOWN: t := r - t; }
+      if (a > 0 && a < 0) { CALLER_DEAD: t := 0; }
+      return t;
+    }
+  )");
+  std::vector<engine::Report> rs = summarisedAgrees(*p, "main", 3);
+  CHECK(labels(rs[0], "infeasible_labels") == std::set<std::string>{"CALLEE_DEAD", "CALLER_DEAD"});
+  // CALLEE_DEAD is infeasible in noisy's own analysis, CALLER_DEAD even when noisy returns any
+  // value: no inlined verification condition is built. The unwound caller is smaller.
+  CHECK(rs[0].stats["refinements"] == 0);
+  CHECK(rs[0].stats["location_copies"] <
+        cover(*p, "main", 3, cover::Algo::Statements).stats["location_copies"]);
+  // The tests through noisy's paths (each reads noisy's havoc) are real: each was replayed.
+  CHECK(rs[0].stats["tests"].get<uint64_t>() >= 2);
+}
+
+TEST_CASE("cover --summaries: what the callee's tests leave out is asked with the calls inlined") {
+  auto p = test::loadText(R"(
+    proc clamp(x: int, lo: int, hi: int): int {
+      if (x < lo) { LOW: return lo; }
+      if (x > hi) { HIGH: return hi; }
+      return x;
+    }
+    proc check(x: int): int {
+      assert x != 7;
+      return x;
+    }
+    proc main(a: int, b: int): int {
+      var c: int = clamp(a, 0, 10);
+      if (c > 200) { DEAD: c := 0; }
+      if (c == 4) { FOUR: c := check(b); }
+      return c;
+    }
+  )");
+  std::vector<engine::Report> rs = summarisedAgrees(*p, "main", 1);
+  CHECK(labels(rs[0], "infeasible_labels") == std::set<std::string>{"DEAD"});
+  // DEAD is infeasible only because clamp's result is at most 10: with clamp returning any
+  // value it is reachable, so the refinement inlines the calls to say it.
+  CHECK(rs[0].stats["refinements"] == 1);
+  // check's failing test, spliced into main's: the error and its trace are main's.
+  REQUIRE(rs[0].error);
+  CHECK(rs[0].error->kind == "assert");
+  CHECK(!rs[0].error->trace.empty());
+}
+
 TEST_CASE("cover: a loop of gotos is unwound like a while loop") {
   auto p = test::loadText(R"(
     proc g(n: int) {
