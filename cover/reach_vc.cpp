@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-
 namespace tandem::cover {
 
 using symbolic::SymState;
@@ -241,6 +240,12 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
         any = SymValue::scalar(vc_.em_.freshSymbol(callee.name + ".result",
                                                    vc_.p_.vars[callee.resultVar].type));
       vc_.transfer_.skipCall(s, id, any, *this);
+      // A callee that can fail ends the execution there: its errors as errors of the call, so
+      // that what comes before the call is reached by those executions too.
+      for (const SummaryPair& pair : sum->pairs)
+        if (pair.error)
+          fail(s, vc_.em_.trueExpr(), *pair.error,
+               pair.errorEdge == ir::kNone ? id : pair.errorEdge);
       return true;
     }
     const symbolic::Mover mover;

@@ -241,6 +241,38 @@ TEST_CASE("cover --summaries: what the callee's tests leave out is asked with th
   CHECK(!rs[0].error->trace.empty());
 }
 
+TEST_CASE("cover --summaries: an execution that fails in the callee reaches what came before") {
+  // L is reached only by executions that fail in f (the branch blocks after the call), through
+  // f's then branch (x = 5) in the first program, its else branch (x = -5) in the second. f's own
+  // cover keeps one failing test, through one of them, so in one program the tests miss L, and
+  // L must not be dismissed as infeasible when f returns any value: f may fail instead. The
+  // else branches cover the rest of f.
+  for (const char* v : {"a > 0", "a < 0"}) {
+    CAPTURE(v);
+    const bool pos = std::string(v) == "a > 0";
+    auto p = test::loadText(std::string(R"(
+      proc f(x: int): int {
+        var y: int = 0;
+        if (x > 0) { y := 1; } else { y := 2; }
+        assert x != 5 && x != -5;
+        return x + y;
+      }
+      proc main(a: int) {
+        var r: int = 0;
+        if ()") + v + R"() {
+      L:  r := f(a);
+          assume r > 100 && r < 50;
+        } else {
+          r := f(a )" + (pos ? "+" : "-") +
+                            R"( 100);
+        }
+      }
+    )");
+    std::vector<engine::Report> rs = summarisedAgrees(*p, "main", 1);
+    CHECK(labels(rs[0], "covered_labels").count("L") == 1);
+  }
+}
+
 TEST_CASE("cover: a loop of gotos is unwound like a while loop") {
   auto p = test::loadText(R"(
     proc g(n: int) {
