@@ -248,6 +248,7 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
                pair.errorEdge == ir::kNone ? id : pair.errorEdge);
       return true;
     }
+    const ir::Cfa& callee = vc_.p_.cfas[vc_.p_.edges[id].callee];
     const symbolic::Mover mover;
     const size_t havocs = havocs_.size();  // the caller's, before the call
     for (const SummaryPair& pair : sum->pairs) {
@@ -257,6 +258,7 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
       bool on = vc_.transfer_.enterCall(t, id, args, along);
       for (size_t i = 0; on && i < pair.edges.size(); ++i) {
         along.at(i);
+        if (i + 1 == pair.edges.size() && !pair.error) nameResult(t, callee);
         vc_.transfer_.step(std::move(t), mover, pair.edges[i], along);
         on = along.next.has_value();
         if (on) t = std::move(*along.next);
@@ -291,6 +293,20 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
     vc_.cond_.push_back(cond);
     (from_ == VcArc::kRoot ? vc_.rootOut_ : vc_.out_[from_]).push_back(a);
     return a;
+  }
+
+  // Before the callee's return: its result becomes a constant of its own, equated to its term
+  // (a constant, on many paths). The caller then folds no more than with the callee inlined,
+  // where other paths join: no error of the caller's is left out of the formula because one
+  // test's result made its condition constant.
+  void nameResult(SymState& t, const ir::Cfa& callee) {
+    if (callee.resultVar == ir::kNone) return;
+    const ir::Variable& v = vc_.p_.vars[callee.resultVar];
+    SymValue& value = t.top().locals[v.slot];
+    if (value.kind != SymValue::Kind::Scalar || !value.expr) return;
+    const ExprRef x = vc_.em_.freshSymbol(callee.name + ".result", value.expr->type ? value.expr->type : v.type);
+    t.pathCond.push_back(vc_.em_.mkEq(x, value.expr));
+    value = SymValue::scalar(x);
   }
 
   // Follows one test's path through the callee: keeps the state after each edge, and the

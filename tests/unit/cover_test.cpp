@@ -273,6 +273,25 @@ TEST_CASE("cover --summaries: an execution that fails in the callee reaches what
   }
 }
 
+TEST_CASE("cover --summaries: an error the tests' results would fold away is still asked") {
+  // g's one test (through T) returns 1; with the callee inlined, g may return 0 and the assertion
+  // fail. A result kept as the test's constant would fold `r != 0` to true, and no error arc
+  // would be left to ask about.
+  auto p = test::loadText(R"(
+    proc g(x: int): int {
+      var y: int = 0;
+      if (x > 0) { T: y := 1; }
+      return y;
+    }
+    proc main(a: int) {
+      var r: int = g(a);
+      assert r != 0;
+    }
+  )");
+  std::vector<engine::Report> rs = summarisedAgrees(*p, "main", 1);
+  CHECK(rs[0].verdict == engine::Verdict::Error);
+}
+
 TEST_CASE("cover: a loop of gotos is unwound like a while loop") {
   auto p = test::loadText(R"(
     proc g(n: int) {
