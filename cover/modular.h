@@ -15,15 +15,9 @@
 
 #include "cover/algorithms.h"
 #include "cover/summary.h"
+#include "mc/symbolic/summarisable.h"
 
 namespace tandem::cover {
-
-// Which procedures summaries may stand for: procedures (not methods or processes) outside every
-// cycle of calls, with scalar parameters and result, whose code (and that of the procedures they
-// call) reads and writes only their own locals (scalars and arrays of scalars) — no globals,
-// objects, references, old() or calls inside expressions. A test of such a procedure is a
-// function of its arguments and havocs alone, in any calling context.
-std::vector<bool> summarisable(const ir::Program& p);
 
 struct CoverSetup {
   const ir::Program& p;

@@ -142,6 +142,16 @@ void testgenText(std::ostream& os, const Report& r, const TextOptions& o) {
   os << "covered: " << r.extra["covered_labels"].dump()
      << ", uncovered: " << r.extra["uncovered_labels"].dump() << "\n";
   const json& st = r.stats;
+  if (r.extra.contains("mode")) {  // --compositional, --dse
+    if (!r.extra["unreachable_targets"].empty())
+      os << "unreachable: " << r.extra["unreachable_targets"].dump() << "\n";
+    os << num(st["executions"]) << " executions (" << r.extra["mode"].get<std::string>();
+    if (!r.extra["summarised"].empty()) os << ", summarised: " << r.extra["summarised"].dump();
+    os << "), " << num(st["lazy_queries"]) << " lazy and " << num(st["relevant_queries"])
+       << " relevant queries, " << num(st["mispredictions"]) << " mispredictions, "
+       << num(st["divergences"]) << " divergences, " << num(st["time_s"]) << " s\n";
+    return;
+  }
   os << tests.size() << " tests, " << num(st["paths"]) << " paths, " << num(st["divergences"])
      << " divergences, " << num(st["undecided"]) << " undecided, " << num(st["solver_queries"])
      << " solver queries, " << num(st["time_s"]) << " s (" << r.extra["solving"].get<std::string>()

@@ -79,10 +79,17 @@ struct ProveRequest : Request {
   fabricate::TriageOptions triage;
 };
 
+// testgen: the symbolic executor in a --solving mode, or the dynamic symbolic execution loop
+// of TACAS'08 (testgen/dse.h) over whole-program paths or compositionally.
+enum class Dse : uint8_t { Off, WholeProgram, Compositional };
+
 struct TestgenRequest : Request {
   symbolic::Solving solving = symbolic::Solving::Mixed;
   symbolic::MixedOptions mixed;
   std::string testsOut;  // write the tests as JSON
+  Dse dse = Dse::Off;
+  std::string target;              // --target LABEL (dse)
+  uint64_t maxExecutions = 20000;  // --max-executions (dse)
 };
 
 struct CoverRequest : Request {

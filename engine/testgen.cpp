@@ -11,6 +11,7 @@
 
 #include "engine/api.h"
 #include "engine/symbolic_run.h"
+#include "engine/testgen_dse.h"
 #include "engine/trace_steps.h"
 
 namespace tandem::engine {
@@ -44,6 +45,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
         "testgen --class is not implemented yet (use check --class, or testgen --entry P)");
   const ir::CfaId entry = entryOf(r, p);
   if (entry == ir::kNone) throw usageError("testgen needs --entry PROC");
+  if (r.dse != Dse::Off) return testgenDse(p, r, entry, reachableLabels(p, entry));
   auto run = exploreSymbolic(p, r, entry, r.solving, r.mixed, std::nullopt, /*stopAtError=*/false);
   const symbolic::ExploreResult& res = run->result;
 

@@ -125,6 +125,10 @@ std::vector<OptionSpec> buildTable() {
     {"heuristic", 0, V::Choice, "NAME", "incremental", "--solving mixed: the ISSTA'11 heuristic", kCheck | kTestgen,
      names({Heuristic::Incremental, Heuristic::Partition, Heuristic::Random}, &symbolic::heuristicName), parsed(&Options::heuristic, symbolic::parseHeuristic)},
     {"max-tries", 0, V::Count, "N", "10", "--solving mixed: tries of the heuristic; dart: restarts", kCheck | kTestgen, {}, to(&Options::maxTries)},
+    {"compositional", 0, V::Flag, "", "", "testgen: demand-driven compositional dynamic symbolic execution (Anand, Godefroid, Tillmann, TACAS'08; docs/compositional.md)", kTestgen, {}, to(&Options::compositional)},
+    {"dse", 0, V::Flag, "", "", "testgen: the same dynamic symbolic execution loop over whole-program paths, every call inlined (the baseline of --compositional)", kTestgen, {}, to(&Options::dse)},
+    {"target", 0, V::Text, "LABEL", "", "--compositional, --dse: the labelled location to reach (default: every branch)", kTestgen, {}, to(&Options::target)},
+    {"max-executions", 0, V::Count, "N", "20000", "--compositional, --dse: bound on the executions", kTestgen, {}, to(&Options::maxExecutions)},
     {"tests-out", 0, V::Text, "FILE", "", "write the tests to FILE (testgen: JSON; cover: `test f(...)` declarations)", kTestgen | kCover, {}, to(&Options::testsOut)},
     // Bounded infeasible code detection.
     {"unwind", 0, V::Natural, "K", "2", "cover: iterations of each loop, and nested recursive calls, in the unwinding", kCover, {}, to(&Options::unwind)},

@@ -80,6 +80,10 @@ struct Options {
   uint64_t maxTries = 10;
   std::string testsOut;
   std::vector<std::string> natives;
+  bool compositional = false;  // testgen: TACAS'08 with summaries
+  bool dse = false;            // testgen: the same loop over whole-program paths
+  std::string target;
+  std::optional<uint64_t> maxExecutions;
 
   // cover
   uint64_t unwind = 2;

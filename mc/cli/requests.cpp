@@ -112,6 +112,27 @@ engine::TestgenRequest testgenRequest(const Options& o, const Streams& s) {
   r.solving = o.solving.value_or(symbolic::Solving::Mixed);
   r.mixed = mixedOptions(o, r.solving);
   r.testsOut = o.testsOut;
+  if (o.compositional && o.dse)
+    throw engine::usageError("--compositional and --dse exclude each other");
+  r.dse = o.compositional ? engine::Dse::Compositional
+          : o.dse         ? engine::Dse::WholeProgram
+                          : engine::Dse::Off;
+  if (r.dse == engine::Dse::Off) {
+    if (!o.target.empty())
+      throw engine::usageError("--target applies to --compositional and --dse");
+    if (o.maxExecutions)
+      throw engine::usageError("--max-executions applies to --compositional and --dse");
+  } else {
+    // The loop decides conditions on its runs and asks the solver for inputs: no solving mode,
+    // search order or mixed-solving heuristic applies.
+    if (o.solving)
+      throw engine::usageError("--solving does not apply to --compositional and --dse");
+    if (o.wasGiven("search") || o.wasGiven("heuristic") || o.wasGiven("max-tries"))
+      throw engine::usageError(
+          "--search, --heuristic and --max-tries do not apply to --compositional and --dse");
+  }
+  r.target = o.target;
+  if (o.maxExecutions) r.maxExecutions = *o.maxExecutions;
   return r;
 }
 

@@ -78,6 +78,9 @@ std::vector<std::string> context(cli::Command c, const std::string& option) {
       return {"prove", shared("bakery2.tdm")};
     case C::Testgen:
       if (option == "entry") return {"testgen", foo};
+      if (option == "target" || option == "max-executions")
+        return {"testgen", shared("abs_compositional.tdm"), "--entry", "testAbs",
+                "--compositional"};
       return {"testgen", foo, "--entry", "foo"};
     case C::Run:
       if (option == "entry") return {"run", foo, "--args", "2,0"};
@@ -120,6 +123,7 @@ std::vector<std::string> value(const cli::OptionSpec& s, cli::Command c, const S
       {"cutpoints", "all"},
       {"engine", "eager"},
       {"inputs", "tests"},
+      {"target", "TARGET"},
       {"timeout", "100"},
       {"triage-timeout", "5"},
       {"memory-limit", "100000"},

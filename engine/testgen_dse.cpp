@@ -1,0 +1,163 @@
+// `tandem testgen --compositional | --dse`: the dynamic symbolic execution loop of Anand,
+// Godefroid, Tillmann (TACAS'08; testgen/dse.h), with summaries or over whole-program paths.
+// Every execution is a test, replayed by the reference evaluator; a replay that leaves the
+// execution's path is a divergence, and a test that does not reach the node its query promised
+// is a misprediction: both are counted in the report, never silently kept.
+#include <algorithm>
+#include <fstream>
+
+#include "engine/api.h"
+#include "engine/report.h"
+#include "engine/setup.h"
+#include "engine/testgen_dse.h"
+#include "engine/trace_steps.h"
+#include "mc/smt/smt_error.h"
+#include "mc/symbolic/replay.h"
+#include "mc/symbolic/summarisable.h"
+#include "testgen/dse.h"
+
+namespace tandem::engine {
+
+namespace {
+
+ir::LocId labelled(const ir::Program& p, const std::string& label, ir::CfaId entry) {
+  for (ir::LocId l = 0; l < p.locs.size(); ++l)
+    for (const std::string& lab : p.locs[l].labels)
+      if (lab == label) return l;
+  (void)entry;
+  return ir::kNone;
+}
+
+}  // namespace
+
+Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry,
+                  const std::vector<std::string>& labels) {
+  if (p.isClosed())
+    throw inputError(r.file, "symbolic execution of closed systems is not implemented yet");
+  if (!p.invariants.empty())
+    throw inputError(r.file, "invariants with --compositional and --dse: not implemented yet");
+  testgen::DseOptions o;
+  o.maxExecutions = r.maxExecutions;
+  if (!r.target.empty()) {
+    o.target = labelled(p, r.target, entry);
+    if (*o.target == ir::kNone || std::find(labels.begin(), labels.end(), r.target) == labels.end())
+      throw usageError("--target " + r.target + ": no such label in " + p.cfas[entry].name +
+                       " or the procedures it calls");
+  }
+  RunBudget rb(r);
+  exec::NativeRegistry natives;
+  loadNatives(r, p, natives);
+  exec::Evaluator ev(p, natives);
+  symbolic::SymEvaluator sev(p, ev);
+  symbolic::Transfer transfer(sev, r.tracked);
+  auto solver = makeSolver(r, p, rb.budget);
+  std::vector<bool> summarised(p.cfas.size(), false);
+  const bool compositional = r.dse == Dse::Compositional;
+  if (compositional) summarised = symbolic::summarisable(p, symbolic::SummaryShape{true, false});
+  testgen::Forest forest(sev, transfer, rb.budget, entry, summarised);
+  testgen::DseResult res;
+  try {
+    res = testgen::runDse(forest, *solver, o);
+  } catch (const symbolic::NotImplemented& e) {
+    throw inputError(r.file, e.what());
+  } catch (const smt::SmtError& e) {
+    throw inputError(r.file, std::string("solver failure: ") + e.what());
+  }
+
+  Report rep;
+  rep.command = "testgen";
+  rep.file = r.file;
+  nlohmann::json tests = nlohmann::json::array();
+  std::vector<std::string> covered;
+  uint64_t divergences = 0, failing = 0, cut = 0;
+  for (const testgen::DseTest& t : res.tests) {
+    const symbolic::PathEnd& end = t.run.path;
+    symbolic::Replay rp = symbolic::replayPath(ev, entry, end, /*keepStates=*/false);
+    if (rp.error && !rep.error) rp = symbolic::replayPath(ev, entry, end);
+    const bool cutHere = t.run.end == testgen::ExecutionResult::End::Cut;
+    if (cutHere) ++cut;
+    // A cut execution has no end to compare with: only what it ran is replayed.
+    if (!rp.followed && !cutHere) {
+      ++divergences;
+      if (r.diag)
+        *r.diag << "tandem: warning: test " << tests.size()
+                << " diverges from its execution: " << rp.problem << "\n";
+    }
+    nlohmann::json j;
+    j["inputs"] = inputsJson(end);
+    j["labels"] = rp.labels;
+    const bool error = rp.error.has_value() && !cutHere;
+    j["result"] = error ? "error" : cutHere || !rp.unfinished.empty() ? "unknown" : "pass";
+    if (!rp.followed && !cutHere) j["diverged"] = rp.problem;
+    if (t.mispredicted) j["mispredicted"] = true;
+    if (error) {
+      j["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
+      if (!rep.error) rep.error = replayError(p, entry, rp, end);
+      ++failing;
+    }
+    for (const std::string& l : rp.labels)
+      if (std::find(covered.begin(), covered.end(), l) == covered.end()) covered.push_back(l);
+    tests.push_back(std::move(j));
+  }
+  std::vector<std::string> uncovered;
+  for (const std::string& l : labels)
+    if (std::find(covered.begin(), covered.end(), l) == covered.end()) uncovered.push_back(l);
+
+  nlohmann::json unreachable = nlohmann::json::array();
+  if (res.targetUnreachable) unreachable.push_back({{"label", r.target}});
+  for (const testgen::UnreachableBranch& u : res.unreachable) {
+    nlohmann::json b{{"procedure", p.cfas[u.cfa].name}};
+    if (u.edge != ir::kNone) b["line"] = p.edges[u.edge].loc.line;
+    // Unwound loops give one node per iteration: the branch is listed once.
+    if (std::find(unreachable.begin(), unreachable.end(), b) == unreachable.end())
+      unreachable.push_back(std::move(b));
+  }
+
+  if (failing) {
+    rep.verdict = Verdict::Error;
+  } else if (!r.target.empty() ? (res.targetReached || res.targetUnreachable) : res.complete) {
+    rep.verdict = Verdict::Completed;
+  } else {
+    rep.verdict = Verdict::Unknown;
+    rep.reason = res.reason.empty() ? "dangling nodes are left" : res.reason;
+  }
+  if (rep.verdict != Verdict::Unknown && !res.reason.empty() && !failing) rep.reason = res.reason;
+  std::vector<std::string> summarisedNames;
+  for (ir::CfaId c = 0; c < p.cfas.size(); ++c)
+    if (forest.summarised(c) && forest.treeOf(c)) summarisedNames.push_back(p.cfas[c].name);
+  rep.stats["executions"] = res.tests.size();
+  rep.stats["tests"] = tests.size();
+  rep.stats["failing"] = failing;
+  rep.stats["divergences"] = divergences;
+  rep.stats["mispredictions"] = res.mispredictions;
+  rep.stats["cut_executions"] = cut;
+  rep.stats["lazy_queries"] = res.lazyQueries;
+  rep.stats["lazy_sat"] = res.lazySat;
+  rep.stats["relevant_queries"] = res.relevantQueries;
+  rep.stats["relevant_sat"] = res.relevantSat;
+  rep.stats["solver_unknown"] = res.unknownAnswers;
+  rep.stats["solver_queries"] = solver->stats().queries;
+  rep.stats["tree_nodes"] = res.treeNodes;
+  rep.stats["dangling_left"] = res.danglingLeft;
+  rep.stats["summarised_procedures"] = summarisedNames.size();
+  addRunStats(rep.stats, rb.budget);
+  rep.extra["tests"] = tests;
+  rep.extra["covered_labels"] = covered;
+  rep.extra["uncovered_labels"] = uncovered;
+  rep.extra["mode"] = compositional ? "compositional" : "dse";
+  rep.extra["summarised"] = summarisedNames;
+  rep.extra["unreachable_targets"] = unreachable;
+  if (!r.target.empty()) {
+    rep.extra["target"] = r.target;
+    rep.extra["target_reached"] = res.targetReached;
+  }
+  rep.extra["solver"] = smt::backendName(r.solver.backend);
+  if (!r.testsOut.empty()) {
+    std::ofstream f(r.testsOut);
+    nlohmann::json j{{"tool", "tandem"}, {"file", r.file}, {"entry", r.entry}, {"tests", tests}};
+    if (!(f << j.dump(2) << "\n")) throw inputError(r.testsOut, "cannot write " + r.testsOut);
+  }
+  return rep;
+}
+
+}  // namespace tandem::engine

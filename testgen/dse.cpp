@@ -1,0 +1,265 @@
+#include "testgen/dse.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "mc/symbolic/complex_terms.h"
+#include "mc/symbolic/model_state.h"
+
+namespace tandem::testgen {
+
+namespace {
+
+constexpr uint32_t kFar = UINT32_MAX;
+
+// Backward distances over the interprocedural graph (calls enter callees and step over them;
+// a procedure's return leads to every place it is called from): an over-approximation of the
+// locations from which some location of a set can be reached.
+class Distances {
+ public:
+  explicit Distances(const ir::Program& p) : p_(p), preds_(p.locs.size()) {
+    std::vector<std::vector<ir::LocId>> afterCalls(p.cfas.size());
+    for (const ir::Edge& e : p.edges)
+      if (e.kind == ir::EdgeKind::Call) afterCalls[e.callee].push_back(e.to);
+    for (const ir::Edge& e : p.edges) {
+      if (e.from == ir::kNone) continue;
+      if (e.kind == ir::EdgeKind::Return) {
+        const ir::CfaId c = p.locs[e.from].cfa;
+        for (ir::LocId to : afterCalls[c]) preds_[to].push_back(e.from);
+        continue;
+      }
+      if (e.to != ir::kNone) preds_[e.to].push_back(e.from);
+      if (e.kind == ir::EdgeKind::Call && p.cfas[e.callee].entry != ir::kNone)
+        preds_[p.cfas[e.callee].entry].push_back(e.from);
+    }
+  }
+
+  std::vector<uint32_t> to(const std::vector<ir::LocId>& goals) const {
+    std::vector<uint32_t> d(p_.locs.size(), kFar);
+    std::deque<ir::LocId> todo;
+    for (ir::LocId g : goals) {
+      d[g] = 0;
+      todo.push_back(g);
+    }
+    while (!todo.empty()) {
+      const ir::LocId l = todo.front();
+      todo.pop_front();
+      for (ir::LocId q : preds_[l])
+        if (d[q] == kFar) {
+          d[q] = d[l] + 1;
+          todo.push_back(q);
+        }
+    }
+    return d;
+  }
+
+ private:
+  const ir::Program& p_;
+  std::vector<std::vector<ir::LocId>> preds_;
+};
+
+class Dse {
+ public:
+  Dse(Forest& f, smt::Solver& solver, const DseOptions& o)
+      : f_(f), p_(f.program()), em_(f.exprs()), solver_(solver), o_(o), dist_(p_) {
+    if (o.target) toTarget_ = dist_.to({*o.target});
+  }
+
+  DseResult run() {
+    Inputs inputs;
+    std::optional<Target> promised;
+    std::vector<Target> alsoPromised;
+    for (;;) {
+      if (f_.budget().pollNow()) {
+        r_.reason = f_.budget().stopped()->reason;
+        break;
+      }
+      if (r_.tests.size() >= o_.maxExecutions) {
+        r_.reason = "execution bound (" + std::to_string(o_.maxExecutions) + ")";
+        break;
+      }
+      DseTest t{execute(f_, inputs), false};
+      if (promised && !explored(*promised) &&
+          std::none_of(alsoPromised.begin(), alsoPromised.end(),
+                       [&](Target d) { return explored(d); })) {
+        t.mispredicted = true;
+        ++r_.mispredictions;
+        tried_.insert(*promised);
+      }
+      const bool cut = t.run.end == ExecutionResult::End::Cut;
+      if (cut && r_.reason.empty() && f_.budget().stopped()) r_.reason = t.run.reason;
+      if (o_.target && visits(t.run.path.path, *o_.target)) r_.targetReached = true;
+      r_.tests.push_back(std::move(t));
+      if (r_.targetReached || f_.budget().stopped()) break;
+      promised.reset();
+      alsoPromised.clear();
+      // FindTestInput for the chosen target; unreachable targets are marked and the next one
+      // is chosen.
+      bool found = false;
+      while (!found) {
+        std::optional<Target> d = choose();
+        if (!d) break;
+        auto in = find(*d, alsoPromised);
+        if (f_.budget().stopped()) break;
+        if (in) {
+          inputs = std::move(*in);
+          promised = d;
+          found = true;
+          ++chosen_[f_.tree(d->cfa).node(d->node).edge];
+        }
+      }
+      if (!found) {
+        // A node whose test did not reach it is still open: no completeness (nor unreachable
+        // target) can be claimed.
+        if (!f_.budget().stopped() && !unknown_ && !openTried()) r_.complete = true;
+        if (r_.reason.empty() && openTried())
+          r_.reason = std::to_string(r_.mispredictions) +
+                      " tests did not reach the node their query promised";
+        if (f_.budget().stopped()) r_.reason = f_.budget().stopped()->reason;
+        break;
+      }
+    }
+    if (o_.target && !r_.targetReached && r_.complete) r_.targetUnreachable = true;
+    if (r_.reason.empty() && unknown_) r_.reason = unknownReason_;
+    for (ir::CfaId c = 0; c < p_.cfas.size(); ++c)
+      if (const ExecTree* t = f_.treeOf(c)) {
+        r_.treeNodes += t->size();
+        r_.danglingLeft += t->dangling();
+      }
+    return std::move(r_);
+  }
+
+ private:
+  bool explored(Target d) { return f_.tree(d.cfa).node(d.node).explored; }
+  bool openTried() {
+    return std::any_of(tried_.begin(), tried_.end(),
+                       [&](Target d) { return f_.tree(d.cfa).node(d.node).dangling(); });
+  }
+
+  bool visits(const std::vector<ir::EdgeId>& path, ir::LocId l) const {
+    if (p_.cfas[f_.entry()].entry == l) return true;
+    return std::any_of(path.begin(), path.end(), [&](ir::EdgeId e) {
+      return p_.edges[e].from == l || p_.edges[e].to == l;
+    });
+  }
+
+  // Where the branch of dangling node `d` leads (its edge's target).
+  ir::LocId leadsTo(Target d) {
+    const TreeNode& n = f_.tree(d.cfa).node(d.node);
+    if (n.edge == ir::kNone) return p_.cfas[d.cfa].entry;
+    return n.error ? p_.edges[n.edge].from : p_.edges[n.edge].to;
+  }
+
+  // The next target: with --target, the dangling node nearest to it that can reach it;
+  // otherwise a fair choice (the branch chosen least often, then the shallowest node).
+  std::optional<Target> choose() {
+    std::optional<Target> best;
+    std::tuple<uint32_t, uint64_t, uint32_t> bestKey{kFar, UINT64_MAX, kFar};
+    for (ir::CfaId c = 0; c < p_.cfas.size(); ++c) {
+      const ExecTree* t = f_.treeOf(c);
+      if (!t) continue;
+      for (uint32_t n = 0; n < t->size(); ++n) {
+        const TreeNode& node = t->node(n);
+        if (!node.dangling() || tried_.count(Target{c, n})) continue;
+        uint32_t dist = 0;
+        if (o_.target) {
+          if (node.error) continue;  // an error ends the run before the target
+          dist = toTarget_[leadsTo(Target{c, n})];
+          if (dist == kFar) continue;
+        }
+        auto it = chosen_.find(node.edge);
+        const uint64_t times = it == chosen_.end() ? 0 : it->second;
+        std::tuple<uint32_t, uint64_t, uint32_t> key{dist, times, node.depth};
+        if (!best || key < bestKey) {
+          best = Target{c, n};
+          bestKey = key;
+        }
+      }
+    }
+    return best;
+  }
+
+  bool reaches(Target d, ir::CfaId callee) {
+    auto it = toCalls_.find(callee);
+    if (it == toCalls_.end()) {
+      std::vector<ir::LocId> sites;
+      for (const ir::Edge& e : p_.edges)
+        if (e.kind == ir::EdgeKind::Call && e.callee == callee) sites.push_back(e.from);
+      it = toCalls_.emplace(callee, dist_.to(sites)).first;
+    }
+    return it->second[leadsTo(d)] != kFar;
+  }
+
+  // FindTestInput (Algorithm 2): inputs whose execution reaches `d` (lazy), or passes dangling
+  // nodes on a way to it (relevant; those go to `via`). Marks `d` unreachable or tried when there
+  // are none.
+  std::optional<Inputs> find(Target d, std::vector<Target>& via) {
+    auto reach = [this](Target x, ir::CfaId c) { return reaches(x, c); };
+    for (Exploration mode : {Exploration::Lazy, Exploration::Relevant}) {
+      PathQuery q = buildQuery(f_, d, mode, reach);
+      (mode == Exploration::Lazy ? r_.lazyQueries : r_.relevantQueries)++;
+      solver_.push();
+      smt::CheckResult res = smt::CheckResult::unknown("unsupported");
+      std::optional<smt::Model> model;
+      for (ExprRef c : q.conjuncts) solver_.add(c);
+      res = solver_.check();
+      if (res.isSat()) model = solver_.model();
+      solver_.pop();
+      if (res.isUnknown()) {
+        unknown_ = true;
+        ++r_.unknownAnswers;
+        if (unknownReason_.empty()) unknownReason_ = search::solverUnknownReason(res.reason);
+        tried_.insert(d);
+        return std::nullopt;
+      }
+      if (!model) continue;
+      (mode == Exploration::Lazy ? r_.lazySat : r_.relevantSat)++;
+      if (mode == Exploration::Relevant)
+        for (const auto& [g, node] : q.guards)
+          if (model->evalBool(g).value_or(false)) via.push_back(node);
+      return inputsOf(q, *model);
+    }
+    TreeNode& n = f_.tree(d.cfa).node(d.node);
+    n.unreachable = true;
+    r_.unreachable.push_back(UnreachableBranch{d.cfa, n.edge});
+    return std::nullopt;
+  }
+
+  Inputs inputsOf(const PathQuery& q, const smt::Model& m) {
+    std::vector<ExprRef> mentioned;
+    for (ExprRef c : q.conjuncts) symbolic::collectSymbols(c, mentioned);
+    Inputs in = last_;
+    for (const auto& [sym, v] : f_.inputs()) {
+      if (std::find(mentioned.begin(), mentioned.end(), sym) == mentioned.end()) continue;
+      in[sym] = symbolic::modelValue(v, sym->type, m);
+    }
+    last_ = in;
+    return in;
+  }
+
+  Forest& f_;
+  const ir::Program& p_;
+  ExprManager& em_;
+  smt::Solver& solver_;
+  const DseOptions& o_;
+  Distances dist_;
+  std::vector<uint32_t> toTarget_;
+  std::map<ir::CfaId, std::vector<uint32_t>> toCalls_;
+  std::set<Target> tried_;
+  std::map<ir::EdgeId, uint64_t> chosen_;
+  Inputs last_;
+  bool unknown_ = false;
+  std::string unknownReason_;
+  DseResult r_;
+};
+
+}  // namespace
+
+DseResult runDse(Forest& forest, smt::Solver& solver, const DseOptions& options) {
+  return Dse(forest, solver, options).run();
+}
+
+}  // namespace tandem::testgen

@@ -1,0 +1,54 @@
+// Dynamic symbolic execution (Anand, Godefroid, Tillmann, TACAS'08, Algorithm 1), compositional
+// or not: run the entry on concrete inputs, recording execution trees (testgen/execution.h);
+// choose a dangling node as the target; find inputs that reach it (FindTestInput, Algorithm 2:
+// a lazy query over explored paths first, then a relevant one that may pass dangling nodes of
+// callees; testgen/path_query.h); run them; repeat until no dangling node is left, the target
+// label is covered, or a bound is hit.
+//
+// Compositional: summarised procedures (symbolic/summarisable.h with fixed-length array
+// parameters) have trees of their own, and queries combine their paths through summaries. Not
+// compositional (the baseline): every call is inlined, and the entry's tree holds whole-program
+// paths, so both modes run the same loop on the same programs with the same bounds.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mc/exec/evaluator.h"
+#include "mc/smt/solver.h"
+#include "testgen/execution.h"
+#include "testgen/path_query.h"
+
+namespace tandem::testgen {
+
+struct DseOptions {
+  std::optional<ir::LocId> target;  // --target: the labelled location to reach
+  uint64_t maxExecutions = 20000;
+};
+
+struct DseTest {
+  ExecutionResult run;
+  bool mispredicted = false;  // it did not reach the node its query promised
+};
+
+struct UnreachableBranch {
+  ir::CfaId cfa = ir::kNone;
+  ir::EdgeId edge = ir::kNone;
+};
+
+struct DseResult {
+  std::vector<DseTest> tests;  // one per execution, in order
+  bool complete = false;       // every dangling node was explored or proved unreachable
+  bool targetReached = false;
+  bool targetUnreachable = false;  // --target: every way to it was proved unreachable
+  std::string reason;              // why the loop stopped early (a bound, unknown answers)
+  std::vector<UnreachableBranch> unreachable;
+  uint64_t lazyQueries = 0, relevantQueries = 0, lazySat = 0, relevantSat = 0;
+  uint64_t unknownAnswers = 0, mispredictions = 0;
+  uint64_t treeNodes = 0, danglingLeft = 0;
+};
+
+DseResult runDse(Forest& forest, smt::Solver& solver, const DseOptions& options);
+
+}  // namespace tandem::testgen

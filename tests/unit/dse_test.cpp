@@ -1,0 +1,147 @@
+// testgen --compositional and --dse (testgen/dse.h): demand-driven compositional dynamic
+// symbolic execution (Anand, Godefroid, Tillmann, TACAS'08) and its whole-program baseline.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "mc/cli/cli.h"
+#include "mc/smt/solver_factory.h"
+#include "tests/unit/test_programs.h"
+
+using namespace tandem;
+
+namespace {
+
+using tandem::test::loadShared;
+using tandem::test::loadText;
+
+struct Run {
+  int exit = -1;
+  nlohmann::json report;
+};
+
+Run dse(const ir::Program& p, const std::string& entry, const std::string& solver,
+        bool compositional, const std::string& target = "", uint64_t maxExecutions = 0) {
+  cli::Options o;
+  o.command = cli::Command::Testgen;
+  o.file = "t.tdm";
+  o.entry = entry;
+  o.solver = *smt::parseBackend(solver);
+  o.compositional = compositional;
+  o.dse = !compositional;
+  o.target = target;
+  if (maxExecutions) o.maxExecutions = maxExecutions;
+  o.json = true;
+  o.quiet = true;
+  std::ostringstream out, err;
+  Run r;
+  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
+  if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
+  return r;
+}
+
+const char* const kSolvers[] = {"z3", "cvc5"};
+
+// HWM (TACAS'08, Sect. 5) in small: the assertion fails when s holds both words; contains()
+// calls containsAt() at every position, so whole-program paths multiply.
+const char* const kWords = R"(
+proc containsAt(s: int[8], i: int, t: int[3]): bool {
+  var j: int = 0;
+  while (j < 3) {
+    if (i + j >= 8) { return false; }
+    if (s[i + j] != t[j]) { return false; }
+    j := j + 1;
+  }
+  return true;
+}
+proc contains(s: int[8], t: int[3]): bool {
+  var i: int = 0;
+  while (i < 8) {
+    var f: bool = containsAt(s, i, t);
+    if (f) { return true; }
+    i := i + 1;
+  }
+  return false;
+}
+proc main(s: int[8]) {
+  var a: bool = contains(s, [1, 2, 3]);
+  if (a) {
+    var b: bool = contains(s, [4, 5, 6]);
+    if (b) {
+BOTH: assert false;
+    }
+  }
+}
+)";
+
+}  // namespace
+
+TEST_CASE("dse: abs/testAbs reaches its target compositionally, by lazy then relevant queries") {
+  auto p = loadShared("abs_compositional.tdm");
+  for (const char* s : kSolvers) {
+    CAPTURE(s);
+    Run r = dse(*p, "testAbs", s, true, "TARGET");
+    CHECK(r.exit == 1);
+    CHECK(r.report["verdict"] == "error");
+    CHECK(r.report["target_reached"] == true);
+    CHECK(r.report["stats"]["executions"].get<int>() <= 4);
+    CHECK(r.report["stats"]["relevant_sat"].get<int>() >= 1);  // abs's x > 0 was never run
+    CHECK(r.report["stats"]["mispredictions"] == 0);
+    CHECK(r.report["stats"]["divergences"] == 0);
+    CHECK(r.report["summarised"] == nlohmann::json::array({"abs"}));
+    // The baseline reaches it too, over whole-program paths, without summaries.
+    Run b = dse(*p, "testAbs", s, false, "TARGET");
+    CHECK(b.report["verdict"] == "error");
+    CHECK(b.report["summarised"].empty());
+  }
+}
+
+TEST_CASE("dse: a target no combination of paths reaches is reported unreachable") {
+  auto p = loadText(R"(
+proc abs(x: int): int { if (x >= 0) { return x; } return -x; }
+proc f(p: int) {
+  var m: int = abs(p);
+  if (m < 0) {
+NEVER: assert false;
+  }
+}
+)");
+  for (const char* s : kSolvers) {
+    CAPTURE(s);
+    for (bool compositional : {true, false}) {
+      Run r = dse(*p, "f", s, compositional, "NEVER");
+      CHECK(r.exit == 0);
+      CHECK(r.report["verdict"] == "completed");
+      CHECK(r.report["target_reached"] == false);
+      CHECK(r.report["unreachable_targets"][0]["label"] == "NEVER");
+    }
+  }
+}
+
+TEST_CASE("dse: without a target every branch is explored, and a bound is unknown") {
+  auto p = loadText(kWords);
+  Run all = dse(*p, "main", "z3", true);
+  CHECK(all.report["verdict"] == "error");
+  CHECK(all.report["covered_labels"] == nlohmann::json::array({"BOTH"}));
+  Run cut = dse(*p, "main", "z3", true, "BOTH", 2);
+  CHECK(cut.exit == 4);
+  CHECK(cut.report["verdict"] == "unknown");
+  CHECK(cut.report["reason"] == "execution bound (2)");
+  CHECK(cut.report["stats"]["executions"] == 2);
+}
+
+TEST_CASE("dse: summaries with array arguments need fewer executions than whole paths") {
+  auto p = loadText(kWords);
+  for (const char* s : kSolvers) {
+    CAPTURE(s);
+    Run c = dse(*p, "main", s, true, "BOTH");
+    CHECK(c.report["verdict"] == "error");
+    CHECK(c.report["stats"]["mispredictions"] == 0);
+    CHECK(c.report["summarised"] == nlohmann::json::array({"containsAt", "contains"}));
+    Run w = dse(*p, "main", s, false, "BOTH");
+    CHECK(w.report["verdict"] == "error");
+    CHECK(c.report["stats"]["executions"].get<int>() < w.report["stats"]["executions"].get<int>());
+  }
+}
