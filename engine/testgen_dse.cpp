@@ -38,6 +38,8 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
     throw inputError(r.file, "invariants with --compositional and --dse: not implemented yet");
   testgen::DseOptions o;
   o.maxExecutions = r.maxExecutions;
+  o.order = r.search;
+  o.seed = r.seed;
   if (!r.target.empty()) {
     o.target = labelled(p, r.target, entry);
     if (*o.target == ir::kNone || std::find(labels.begin(), labels.end(), r.target) == labels.end())
@@ -145,6 +147,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.extra["covered_labels"] = covered;
   rep.extra["uncovered_labels"] = uncovered;
   rep.extra["mode"] = compositional ? "compositional" : "dse";
+  rep.extra["search"] = search::strategyName(r.search);
   rep.extra["summarised"] = summarisedNames;
   rep.extra["unreachable_targets"] = unreachable;
   if (!r.target.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <random>
 #include <set>
 #include <tuple>
 
@@ -157,7 +158,10 @@ class Dse {
   // otherwise a fair choice (the branch chosen least often, then the shallowest node).
   std::optional<Target> choose() {
     std::optional<Target> best;
-    std::tuple<uint32_t, uint64_t, uint32_t> bestKey{kFar, UINT64_MAX, kFar};
+    std::tuple<uint32_t, uint64_t, uint64_t> bestKey{kFar, UINT64_MAX, UINT64_MAX};
+    search::Strategy order = o_.order;
+    if (order == search::Strategy::Interleaved)
+      order = ++choices_ % 2 ? search::Strategy::Coverage : search::Strategy::Random;
     for (ir::CfaId c = 0; c < p_.cfas.size(); ++c) {
       const ExecTree* t = f_.treeOf(c);
       if (!t) continue;
@@ -170,9 +174,23 @@ class Dse {
           dist = toTarget_[leadsTo(Target{c, n})];
           if (dist == kFar) continue;
         }
-        auto it = chosen_.find(node.edge);
-        const uint64_t times = it == chosen_.end() ? 0 : it->second;
-        std::tuple<uint32_t, uint64_t, uint32_t> key{dist, times, node.depth};
+        std::tuple<uint32_t, uint64_t, uint64_t> key{dist, 0, 0};
+        switch (order) {
+          case search::Strategy::Dfs:
+            std::get<1>(key) = UINT32_MAX - node.depth;
+            break;
+          case search::Strategy::Bfs:
+            std::get<1>(key) = node.depth;
+            break;
+          case search::Strategy::Random:
+            std::get<1>(key) = rng_();
+            break;
+          default: {
+            auto it = chosen_.find(node.edge);
+            std::get<1>(key) = it == chosen_.end() ? 0 : it->second;
+            std::get<2>(key) = node.depth;
+          }
+        }
         if (!best || key < bestKey) {
           best = Target{c, n};
           bestKey = key;
@@ -251,6 +269,8 @@ class Dse {
   std::set<Target> tried_;
   std::map<ir::EdgeId, uint64_t> chosen_;
   Inputs last_;
+  std::mt19937_64 rng_{o_.seed};
+  uint64_t choices_ = 0;
   bool unknown_ = false;
   std::string unknownReason_;
   DseResult r_;

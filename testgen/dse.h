@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mc/exec/evaluator.h"
+#include "mc/search/searcher.h"
 #include "mc/smt/solver.h"
 #include "testgen/execution.h"
 #include "testgen/path_query.h"
@@ -25,6 +26,11 @@ namespace tandem::testgen {
 struct DseOptions {
   std::optional<ir::LocId> target;  // --target: the labelled location to reach
   uint64_t maxExecutions = 20000;
+  // The order dangling nodes are chosen in (after the distance to the target): dfs deepest
+  // first, bfs shallowest first, coverage Pex's fair choice (the branch chosen least often, then
+  // the shallowest), random (seeded), interleaved (coverage and random in turn).
+  search::Strategy order = search::Strategy::Coverage;
+  uint64_t seed = 0;
 };
 
 struct DseTest {

@@ -127,9 +127,11 @@ engine::TestgenRequest testgenRequest(const Options& o, const Streams& s) {
     // search order or mixed-solving heuristic applies.
     if (o.solving)
       throw engine::usageError("--solving does not apply to --compositional and --dse");
-    if (o.wasGiven("search") || o.wasGiven("heuristic") || o.wasGiven("max-tries"))
+    if (o.wasGiven("heuristic") || o.wasGiven("max-tries"))
       throw engine::usageError(
-          "--search, --heuristic and --max-tries do not apply to --compositional and --dse");
+          "--heuristic and --max-tries do not apply to --compositional and --dse");
+    // --search orders the choice of targets; by default Pex's fair choice (by branch, then depth).
+    if (!o.wasGiven("search")) r.search = search::Strategy::Coverage;
   }
   r.target = o.target;
   if (o.maxExecutions) r.maxExecutions = *o.maxExecutions;
