@@ -16,20 +16,24 @@ namespace {
 
 constexpr uint32_t kFar = UINT32_MAX;
 
-// Backward distances over the interprocedural graph (calls enter callees and step over them;
-// a procedure's return leads to every place it is called from): an over-approximation of the
-// locations from which some location of a set can be reached.
+// Backward distances over the graph of edges and calls (a call steps over its callee and enters
+// it). With `returns`, a procedure's return also leads to every place it is called from: an
+// over-approximation of the locations from which some location of a set can be reached, which is
+// what may be left out of a claim. Without, the locations the code of a procedure, or the code
+// it calls, can reach: a target is pursued first from the trees it is reached in, and the
+// dangling nodes of callees on the way are explored when a relevant query needs them (TACAS'08's
+// demand-driven exploration), not for their own sake.
 class Distances {
  public:
-  explicit Distances(const ir::Program& p) : p_(p), preds_(p.locs.size()) {
+  Distances(const ir::Program& p, bool returns) : p_(p), preds_(p.locs.size()) {
     std::vector<std::vector<ir::LocId>> afterCalls(p.cfas.size());
     for (const ir::Edge& e : p.edges)
       if (e.kind == ir::EdgeKind::Call) afterCalls[e.callee].push_back(e.to);
     for (const ir::Edge& e : p.edges) {
       if (e.from == ir::kNone) continue;
       if (e.kind == ir::EdgeKind::Return) {
-        const ir::CfaId c = p.locs[e.from].cfa;
-        for (ir::LocId to : afterCalls[c]) preds_[to].push_back(e.from);
+        if (returns)
+          for (ir::LocId to : afterCalls[p.locs[e.from].cfa]) preds_[to].push_back(e.from);
         continue;
       }
       if (e.to != ir::kNone) preds_[e.to].push_back(e.from);
@@ -65,8 +69,17 @@ class Distances {
 class Dse {
  public:
   Dse(Forest& f, smt::Solver& solver, const DseOptions& o)
-      : f_(f), p_(f.program()), em_(f.exprs()), solver_(solver), o_(o), dist_(p_) {
-    if (o.target) toTarget_ = dist_.to({*o.target});
+      : f_(f),
+        p_(f.program()),
+        em_(f.exprs()),
+        solver_(solver),
+        o_(o),
+        down_(p_, false),
+        any_(p_, true) {
+    if (o.target) {
+      downToTarget_ = down_.to({*o.target});
+      toTarget_ = any_.to({*o.target});
+    }
   }
 
   DseResult run() {
@@ -90,8 +103,12 @@ class Dse {
         ++r_.mispredictions;
         tried_.insert(*promised);
       }
-      const bool cut = t.run.end == ExecutionResult::End::Cut;
-      if (cut && r_.reason.empty() && f_.budget().stopped()) r_.reason = t.run.reason;
+      // An execution cut by --max-depth (or a condition it could not evaluate) leaves its node
+      // open: nothing after it is known, so no completeness can be claimed.
+      if (t.run.end == ExecutionResult::End::Cut && !f_.budget().stopped()) {
+        ++cutRuns_;
+        if (cutReason_.empty()) cutReason_ = t.run.reason;
+      }
       if (o_.target && visits(t.run.path.path, *o_.target)) r_.targetReached = true;
       r_.tests.push_back(std::move(t));
       if (r_.targetReached || f_.budget().stopped()) break;
@@ -113,18 +130,28 @@ class Dse {
         }
       }
       if (!found) {
-        // A node whose test did not reach it is still open: no completeness (nor unreachable
-        // target) can be claimed.
-        if (!f_.budget().stopped() && !unknown_ && !openTried()) r_.complete = true;
-        if (r_.reason.empty() && openTried())
+        // A node whose test did not reach it, or whose query was not answered, is still open:
+        // no completeness (nor unreachable target) can be claimed.
+        if (f_.budget().pollNow()) {
+          r_.reason = f_.budget().stopped()->reason;
+        } else if (unknown_) {
+          r_.reason = unknownReason_;
+        } else if (openTried()) {
           r_.reason = std::to_string(r_.mispredictions) +
                       " tests did not reach the node their query promised";
-        if (f_.budget().stopped()) r_.reason = f_.budget().stopped()->reason;
+        } else {
+          r_.complete = true;
+        }
         break;
       }
     }
+    if (r_.reason.empty() && f_.budget().stopped()) r_.reason = f_.budget().stopped()->reason;
+    if (cutRuns_ && !r_.targetReached) {
+      r_.complete = false;
+      if (!f_.budget().stopped())
+        r_.reason = cutReason_ + ": " + std::to_string(cutRuns_) + " executions cut";
+    }
     if (o_.target && !r_.targetReached && r_.complete) r_.targetUnreachable = true;
-    if (r_.reason.empty() && unknown_) r_.reason = unknownReason_;
     for (ir::CfaId c = 0; c < p_.cfas.size(); ++c)
       if (const ExecTree* t = f_.treeOf(c)) {
         r_.treeNodes += t->size();
@@ -171,8 +198,9 @@ class Dse {
         uint32_t dist = 0;
         if (o_.target) {
           if (node.error) continue;  // an error ends the run before the target
-          dist = toTarget_[leadsTo(Target{c, n})];
-          if (dist == kFar) continue;
+          const ir::LocId to = leadsTo(Target{c, n});
+          if (toTarget_[to] == kFar) continue;  // cannot lead to it at all
+          dist = downToTarget_[to];  // kFar: only by returning (chosen after the others)
         }
         std::tuple<uint32_t, uint64_t, uint64_t> key{dist, 0, 0};
         switch (order) {
@@ -206,7 +234,7 @@ class Dse {
       std::vector<ir::LocId> sites;
       for (const ir::Edge& e : p_.edges)
         if (e.kind == ir::EdgeKind::Call && e.callee == callee) sites.push_back(e.from);
-      it = toCalls_.emplace(callee, dist_.to(sites)).first;
+      it = toCalls_.emplace(callee, any_.to(sites)).first;
     }
     return it->second[leadsTo(d)] != kFar;
   }
@@ -218,6 +246,8 @@ class Dse {
     auto reach = [this](Target x, ir::CfaId c) { return reaches(x, c); };
     for (Exploration mode : {Exploration::Lazy, Exploration::Relevant}) {
       PathQuery q = buildQuery(f_, d, mode, reach);
+      // No dangling node to let in: the relevant query is the lazy one, already unsatisfiable.
+      if (mode == Exploration::Relevant && q.guards.empty()) break;
       (mode == Exploration::Lazy ? r_.lazyQueries : r_.relevantQueries)++;
       solver_.push();
       smt::CheckResult res = smt::CheckResult::unknown("unsupported");
@@ -249,13 +279,46 @@ class Dse {
   Inputs inputsOf(const PathQuery& q, const smt::Model& m) {
     std::vector<ExprRef> mentioned;
     for (ExprRef c : q.conjuncts) symbolic::collectSymbols(c, mentioned);
+    // As DART does, inputs the query does not constrain keep their values: symbols it does not
+    // mention, and the elements of an array it does not read (not the solver's default for them).
     Inputs in = last_;
     for (const auto& [sym, v] : f_.inputs()) {
       if (std::find(mentioned.begin(), mentioned.end(), sym) == mentioned.end()) continue;
-      in[sym] = symbolic::modelValue(v, sym->type, m);
+      exec::Value x = symbolic::modelValue(v, sym->type, m);
+      auto old = in.find(sym);
+      if (x.kind() == exec::ValueKind::Array && sym->type->isFixedArray()) {
+        const exec::Value before = old != in.end() ? old->second : exec::defaultValue(sym->type);
+        std::set<BigInt> read;
+        for (ExprRef c : q.conjuncts) readIndices(c, sym, m, read);
+        std::vector<exec::Value> xs;
+        for (size_t i = 0; i < x.length(); ++i) {
+          const bool set = read.count(BigInt(static_cast<int64_t>(i))) > 0;
+          xs.push_back(set || i >= before.length() ? x.at(i) : before.at(i));
+        }
+        x = exec::Value::array(std::move(xs));
+      }
+      in[sym] = std::move(x);
     }
     last_ = in;
     return in;
+  }
+
+  // The indices (under `m`) at which `e` reads the array symbol `sym`.
+  static void readIndices(ExprRef e, ExprRef sym, const smt::Model& m, std::set<BigInt>& out) {
+    std::vector<ExprRef> todo{e};
+    std::set<ExprRef> seen;
+    while (!todo.empty()) {
+      ExprRef x = todo.back();
+      todo.pop_back();
+      if (!seen.insert(x).second) continue;
+      if (x->op == Op::Select) {
+        ExprRef base = x->kid(0);
+        while (base->op == Op::Store) base = base->kid(0);
+        if (base == sym)
+          if (auto i = m.evalInt(x->kid(1))) out.insert(*i);
+      }
+      for (ExprRef k : x->kids) todo.push_back(k);
+    }
   }
 
   Forest& f_;
@@ -263,14 +326,16 @@ class Dse {
   ExprManager& em_;
   smt::Solver& solver_;
   const DseOptions& o_;
-  Distances dist_;
-  std::vector<uint32_t> toTarget_;
+  Distances down_, any_;
+  std::vector<uint32_t> downToTarget_, toTarget_;
   std::map<ir::CfaId, std::vector<uint32_t>> toCalls_;
   std::set<Target> tried_;
   std::map<ir::EdgeId, uint64_t> chosen_;
   Inputs last_;
   std::mt19937_64 rng_{o_.seed};
   uint64_t choices_ = 0;
+  uint64_t cutRuns_ = 0;
+  std::string cutReason_;
   bool unknown_ = false;
   std::string unknownReason_;
   DseResult r_;

@@ -145,3 +145,67 @@ TEST_CASE("dse: summaries with array arguments need fewer executions than whole 
     CHECK(c.report["stats"]["executions"].get<int>() < w.report["stats"]["executions"].get<int>());
   }
 }
+
+TEST_CASE("dse: a target reached only by returning from a call is not called unreachable") {
+  // Whole-program paths (--dse): every condition of the first run is inside spaces(), from which
+  // T is reached only by returning. Once, no node was a candidate and T was said unreachable.
+  auto p = loadText(R"(
+proc spaces(s: int[4]): int {
+  var i: int = 0;
+  while (i < 4) {
+    if (s[i] != 32) { return i; }
+    i := i + 1;
+  }
+  return i;
+}
+proc f(s: int[4]) {
+  var n: int = spaces(s);
+  if (n == 2) {
+T: assert false;
+  }
+}
+)");
+  for (bool compositional : {true, false}) {
+    CAPTURE(compositional);
+    Run r = dse(*p, "f", "z3", compositional, "T");
+    CHECK(r.report["verdict"] == "error");
+    CHECK(r.report["unreachable_targets"].empty());
+  }
+}
+
+TEST_CASE("dse: inputs a query does not read keep their values") {
+  // The first query of the baseline constrains a[0] alone: the other elements stay 0 (DART's
+  // rule), not the solver's default for an unread array element.
+  auto p = loadText(R"(
+proc f(a: int[3]) {
+  if (a[0] > 0) {
+    if (a[1] > 0) {
+      if (a[2] > 0) {
+T: assert false;
+      }
+    }
+  }
+}
+)");
+  Run r = dse(*p, "f", "z3", false, "T");
+  REQUIRE(r.report["tests"].size() == 4);
+  CHECK(r.report["tests"][1]["inputs"]["a"][1] == 0);
+  CHECK(r.report["tests"][1]["inputs"]["a"][2] == 0);
+}
+
+TEST_CASE("dse: an execution cut by --max-depth leaves the run unknown") {
+  auto p = loadText(kWords);
+  cli::Options o;
+  o.command = cli::Command::Testgen;
+  o.file = "t.tdm";
+  o.entry = "main";
+  o.compositional = true;
+  o.maxDepth = 20;
+  o.json = true;
+  o.quiet = true;
+  std::ostringstream out, err;
+  CHECK(cli::execute(o, const_cast<ir::Program&>(*p), out, err) == 4);
+  nlohmann::json rep = nlohmann::json::parse(out.str());
+  CHECK(rep["verdict"] == "unknown");
+  CHECK(rep["reason"].get<std::string>().find("depth bound (20)") == 0);
+}
