@@ -57,7 +57,23 @@ class Builder {
     return it->second;
   }
 
-  ExprRef sub(ExprRef e, const Subst& s) { return s.empty() ? e : symbolic::substitute(em_, e, s); }
+  // The image of `e`, with the constants the arguments bring folded (a summary instantiated at
+  // constant arguments keeps only the paths they can take).
+  ExprRef sub(ExprRef e, const Subst& s) {
+    if (s.empty()) return e;
+    const symbolic::SymEvaluator& sev = f_.evaluator();
+    return symbolic::substitute(em_, e, s, [&sev](ExprRef node, std::vector<ExprRef> kids) {
+      if (node->op == Op::Select && kids[1]->isConst()) {
+        ExprRef a = kids[0];
+        const BigInt& i = kids[1]->value;
+        while (a->op == Op::Store && a->kid(1)->isConst() && a->kid(1)->value != i) a = a->kid(0);
+        if (a->op == Op::Store && a->kid(1)->isConst()) return a->kid(2);
+        if (a->op == Op::ArrayLit && i.sign() >= 0 && i < BigInt(static_cast<int64_t>(a->kids.size())))
+          return a->kid(static_cast<size_t>(i.toInt64().value_or(0)));
+      }
+      return sev.mk(node->op, node->type, std::move(kids), node->payload, node->value);
+    });
+  }
 
   // The calls at node `n` of `c`'s tree with ordinal below `before`, each with its summary; the
   // results' constants go to `s`.
@@ -105,12 +121,14 @@ class Builder {
     if (node.cut && relevant()) ways.push_back(guard(Target{g, n}));
     for (uint32_t k : node.kids) {
       const TreeNode& kid = t.node(k);
-      if (kid.explored) {
-        if (kid.error) continue;  // it fails: no return
-        ways.push_back(em_.mkAnd(sub(kid.cond, s), subtree(g, k, s, r)));
-      } else if (relevant() && kid.dangling() && !kid.error) {
-        ways.push_back(em_.mkAnd(guard(Target{g, k}), sub(kid.cond, s)));
-      }
+      if (kid.error || (!kid.explored && !(relevant() && kid.dangling()))) continue;
+      // Constant arguments fold many conditions: a subtree behind a false one is left out.
+      ExprRef cond = sub(kid.cond, s);
+      if (cond->isFalse()) continue;
+      if (kid.explored)  // (an explored error branch fails: no return)
+        ways.push_back(em_.mkAnd(cond, subtree(g, k, s, r)));
+      else
+        ways.push_back(em_.mkAnd(guard(Target{g, k}), cond));
     }
     ExprRef any = em_.falseExpr();
     for (ExprRef w : ways) any = em_.mkOr(any, w);

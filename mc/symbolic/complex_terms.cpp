@@ -72,7 +72,8 @@ void flattenConjuncts(ExprRef e, std::vector<ExprRef>& out) {
   out.push_back(e);
 }
 
-ExprRef substitute(ExprManager& em, ExprRef root, const std::map<ExprRef, ExprRef>& map) {
+ExprRef substitute(ExprManager& em, ExprRef root, const std::map<ExprRef, ExprRef>& map,
+                   const Rebuild& rebuild) {
   std::unordered_map<ExprRef, ExprRef> done;
   std::vector<std::pair<ExprRef, bool>> stack{{root, false}};
   while (!stack.empty()) {
@@ -99,7 +100,10 @@ ExprRef substitute(ExprManager& em, ExprRef root, const std::map<ExprRef, ExprRe
       kids.push_back(done.at(k));
       same = same && kids.back() == k;
     }
-    done.emplace(e, same ? e : em.mk(e->op, e->type, std::move(kids), e->payload, e->value));
+    ExprRef out = same      ? e
+                  : rebuild ? rebuild(e, std::move(kids))
+                            : em.mk(e->op, e->type, std::move(kids), e->payload, e->value);
+    done.emplace(e, out);
   }
   return done.at(root);
 }

@@ -9,6 +9,7 @@
 // share: finding complex terms and their symbols, and evaluating terms on concrete values.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -37,8 +38,12 @@ void collectSymbols(ExprRef e, std::vector<ExprRef>& out);
 // The conjuncts of `e` (And nodes flattened), appended to `out`; constant `true` is dropped.
 void flattenConjuncts(ExprRef e, std::vector<ExprRef>& out);
 
-// `e` with every node found in `map` replaced by its image (the images are not visited).
-ExprRef substitute(ExprManager& em, ExprRef e, const std::map<ExprRef, ExprRef>& map);
+// `e` with every node found in `map` replaced by its image (the images are not visited). A node
+// whose kids changed is rebuilt by `rebuild(node, kids)` when given (e.g. to fold constants),
+// else as it was with the new kids.
+using Rebuild = std::function<ExprRef(ExprRef, std::vector<ExprRef>)>;
+ExprRef substitute(ExprManager& em, ExprRef e, const std::map<ExprRef, ExprRef>& map,
+                   const Rebuild& rebuild = {});
 
 // The constant expression of a scalar value of type `t`, and back (nullopt for non-constants).
 ExprRef constantOf(ExprManager& em, const exec::Value& v, TypeRef t);
