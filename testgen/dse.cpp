@@ -118,6 +118,7 @@ class Dse {
       // is chosen.
       bool found = false;
       while (!found) {
+        if (f_.budget().poll()) break;  // an interrupt shows first as unknown answers
         std::optional<Target> d = choose();
         if (!d) break;
         auto in = find(*d, alsoPromised);
@@ -190,10 +191,11 @@ class Dse {
     if (order == search::Strategy::Interleaved)
       order = ++choices_ % 2 ? search::Strategy::Coverage : search::Strategy::Random;
     for (ir::CfaId c = 0; c < p_.cfas.size(); ++c) {
-      const ExecTree* t = f_.treeOf(c);
-      if (!t) continue;
-      for (uint32_t n = 0; n < t->size(); ++n) {
-        const TreeNode& node = t->node(n);
+      if (!f_.treeOf(c)) continue;
+      ExecTree& t = f_.tree(c);
+      t.prune();
+      for (uint32_t n : t.candidates()) {
+        const TreeNode& node = t.node(n);
         if (!node.dangling() || tried_.count(Target{c, n})) continue;
         uint32_t dist = 0;
         if (o_.target) {

@@ -15,6 +15,7 @@ uint32_t ExecTree::child(uint32_t n, ExprRef cond, ir::EdgeId edge) {
   const auto id = static_cast<uint32_t>(nodes_.size());
   nodes_.push_back(std::move(t));
   nodes_[n].kids.push_back(id);
+  candidates_.push_back(id);
   return id;
 }
 
@@ -29,6 +30,10 @@ void ExecTree::addCall(uint32_t n, CallSite c) {
   for (const CallSite& old : nodes_[n].calls)
     if (old.ordinal == c.ordinal) return;
   nodes_[n].calls.push_back(std::move(c));
+}
+
+void ExecTree::prune() {
+  std::erase_if(candidates_, [this](uint32_t n) { return !nodes_[n].dangling(); });
 }
 
 uint64_t ExecTree::dangling() const {

@@ -71,10 +71,15 @@ class ExecTree {
   // Adds the call to node `n` unless it is there (every execution through `n` makes it).
   void addCall(uint32_t n, CallSite c);
   uint64_t dangling() const;
+  // The nodes made dangling so far (some since explored or proved unreachable: check), in order.
+  const std::vector<uint32_t>& candidates() const { return candidates_; }
+  // Drops the entries of candidates() that are no longer dangling.
+  void prune();
 
  private:
   ir::CfaId cfa_;
   std::vector<TreeNode> nodes_;
+  std::vector<uint32_t> candidates_;
 };
 
 }  // namespace tandem::testgen

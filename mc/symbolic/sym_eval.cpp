@@ -370,7 +370,10 @@ SymValue SymEvaluator::evalCall(const Ctx& c, ExprRef e) const {
   for (ExprRef k : e->kids) {
     SymValue v = evalIn(c, k);
     if (v.kind != SymValue::Kind::Scalar)
-      throw NotImplemented("calls with reference or array arguments");
+      // Call statements (`var r: T = f(a)`) take them: the callee runs in a frame of its own.
+      throw NotImplemented(
+          "calls inside expressions with reference or array arguments (write the call as a "
+          "statement, `var r: T = f(...);`)");
     args.push_back(v.expr);
     allConst = allConst && v.expr->isConst();
   }
