@@ -133,6 +133,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.stats["divergences"] = divergences;
   rep.stats["mispredictions"] = res.mispredictions;
   rep.stats["cut_executions"] = cut;
+  rep.stats["concretizations"] = res.concretizations;
   rep.stats["lazy_queries"] = res.lazyQueries;
   rep.stats["lazy_sat"] = res.lazySat;
   rep.stats["relevant_queries"] = res.relevantQueries;

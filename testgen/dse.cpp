@@ -109,6 +109,7 @@ class Dse {
         ++cutRuns_;
         if (cutReason_.empty()) cutReason_ = t.run.reason;
       }
+      concretized_ += t.run.concretized;
       if (o_.target && visits(t.run.path.path, *o_.target)) r_.targetReached = true;
       r_.tests.push_back(std::move(t));
       if (r_.targetReached || f_.budget().stopped()) break;
@@ -151,6 +152,15 @@ class Dse {
       r_.complete = false;
       if (!f_.budget().stopped())
         r_.reason = cutReason_ + ": " + std::to_string(cutRuns_) + " executions cut";
+    }
+    r_.concretizations = concretized_;
+    if (concretized_ && r_.complete) {
+      // As DART's: a condition whose complex terms took the run's values is a branch only on
+      // those values; the paths where they differ may be missing.
+      r_.complete = false;
+      r_.reason = "DART-style concretization of " + std::to_string(concretized_) +
+                  " complex terms (calls inside expressions, non-linear arithmetic): paths may "
+                  "be missing";
     }
     if (o_.target && !r_.targetReached && r_.complete) r_.targetUnreachable = true;
     for (ir::CfaId c = 0; c < p_.cfas.size(); ++c)
@@ -337,6 +347,7 @@ class Dse {
   std::mt19937_64 rng_{o_.seed};
   uint64_t choices_ = 0;
   uint64_t cutRuns_ = 0;
+  uint64_t concretized_ = 0;
   std::string cutReason_;
   bool unknown_ = false;
   std::string unknownReason_;

@@ -51,7 +51,7 @@ struct DseResult {
   std::string reason;              // why the loop stopped early (a bound, unknown answers)
   std::vector<UnreachableBranch> unreachable;
   uint64_t lazyQueries = 0, relevantQueries = 0, lazySat = 0, relevantSat = 0;
-  uint64_t unknownAnswers = 0, mispredictions = 0;
+  uint64_t unknownAnswers = 0, mispredictions = 0, concretizations = 0;
   uint64_t treeNodes = 0, danglingLeft = 0;
 };
 

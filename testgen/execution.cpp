@@ -113,6 +113,10 @@ class Invocation final : public symbolic::TransferPolicy {
     return run(std::move(s));
   }
 
+  ~Invocation() override { run_.result.concretized += conc_.concretizations(); }
+  Invocation(const Invocation&) = delete;
+  Invocation& operator=(const Invocation&) = delete;
+
   const smt::Model& model() const { return model_; }
 
  private:
@@ -414,8 +418,11 @@ exec::Value valueOf(const Inputs& in, ExprRef symbol) {
 
 ExecutionResult execute(Forest& forest, const Inputs& inputs) {
   Run run{forest, inputs, {}, 0, {}, {}, {}};
-  Invocation entry(run, forest.entry(), 0);
-  Outcome o = entry.runEntry();
+  Outcome o;
+  {
+    Invocation entry(run, forest.entry(), 0);
+    o = entry.runEntry();
+  }  // (its concretizations are counted when it ends)
   ExecutionResult r = std::move(run.result);
   r.end = o.end;
   r.path.path = std::move(o.path);

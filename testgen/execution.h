@@ -26,6 +26,9 @@ struct ExecutionResult {
   enum class End : uint8_t { Returned, Failed, Blocked, Cut };
   End end = End::Returned;
   std::string reason;  // Cut: why (a bound, or a condition the run could not evaluate)
+  // Complex terms (calls inside expressions, non-linear arithmetic) that took their values on the
+  // run: the conditions they were in lost their dependence on the inputs.
+  uint64_t concretized = 0;
   // The whole execution's edges (summarised calls spliced in), inputs and error, in the form
   // a concrete replay takes (symbolic/replay.h).
   symbolic::PathEnd path;

@@ -209,3 +209,26 @@ TEST_CASE("dse: an execution cut by --max-depth leaves the run unknown") {
   CHECK(rep["verdict"] == "unknown");
   CHECK(rep["reason"].get<std::string>().find("depth bound (20)") == 0);
 }
+
+TEST_CASE("dse: a call inside an expression takes the run's values, and then nothing is complete") {
+  // f(p) in a condition is run concretely (as DART does): its assertion fails only for p == 5,
+  // which no branch of the tree shows. Once, the loop said `completed` after one execution.
+  auto p = loadText(R"(
+proc f(x: int): int {
+  assert x != 5;
+  return x;
+}
+proc main(p: int) {
+  var y: int = 0;
+  if (f(p) == 2) {
+    y := 1;
+  }
+}
+)");
+  for (bool compositional : {true, false}) {
+    Run r = dse(*p, "main", "z3", compositional);
+    CHECK(r.report["verdict"] == "unknown");
+    CHECK(r.report["reason"].get<std::string>().find("concretization") != std::string::npos);
+    CHECK(r.report["stats"]["concretizations"].get<int>() > 0);
+  }
+}
