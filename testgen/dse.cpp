@@ -154,6 +154,8 @@ class Dse {
         r_.reason = cutReason_ + ": " + std::to_string(cutRuns_) + " executions cut";
     }
     r_.concretizations = concretized_;
+    // Conditions over concretized values prove nothing about other values.
+    if (concretized_) r_.unreachable.clear();
     if (concretized_ && r_.complete) {
       // As DART's: a condition whose complex terms took the run's values is a branch only on
       // those values; the paths where they differ may be missing.
