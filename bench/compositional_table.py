@@ -77,7 +77,8 @@ def main():
                     continue
                 st = rep["stats"]
                 reached = "yes" if rep.get("target_reached") else (
-                    "unreachable" if rep.get("unreachable_targets") else "no")
+                    "unreachable" if any("label" in u for u in rep.get("unreachable_targets", []))
+                    else "no")
                 paper = MODELS[model][2] if mode == "compositional" else MODELS[model][3]
                 rows.append([model, mode, solver, str(st["executions"]), reached,
                              str(st["lazy_queries"]), str(st["relevant_queries"]),
