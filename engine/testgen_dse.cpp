@@ -20,12 +20,27 @@ namespace tandem::engine {
 
 namespace {
 
-ir::LocId labelled(const ir::Program& p, const std::string& label, ir::CfaId entry) {
-  for (ir::LocId l = 0; l < p.locs.size(); ++l)
-    for (const std::string& lab : p.locs[l].labels)
-      if (lab == label) return l;
-  (void)entry;
-  return ir::kNone;
+// The locations labelled `label` in the entry and the procedures it calls.
+std::vector<ir::LocId> labelled(const ir::Program& p, const std::string& label, ir::CfaId entry) {
+  std::vector<bool> seen(p.cfas.size(), false);
+  std::vector<ir::CfaId> todo{entry};
+  seen[entry] = true;
+  std::vector<ir::LocId> out;
+  while (!todo.empty()) {
+    const ir::CfaId c = todo.back();
+    todo.pop_back();
+    for (ir::LocId l : p.cfas[c].locs) {
+      if (std::find(p.locs[l].labels.begin(), p.locs[l].labels.end(), label) !=
+          p.locs[l].labels.end())
+        out.push_back(l);
+      for (ir::EdgeId e : p.locs[l].out)
+        if (p.edges[e].kind == ir::EdgeKind::Call && !seen[p.edges[e].callee]) {
+          seen[p.edges[e].callee] = true;
+          todo.push_back(p.edges[e].callee);
+        }
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -42,7 +57,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   o.seed = r.seed;
   if (!r.target.empty()) {
     o.target = labelled(p, r.target, entry);
-    if (*o.target == ir::kNone || std::find(labels.begin(), labels.end(), r.target) == labels.end())
+    if (o.target.empty())
       throw usageError("--target " + r.target + ": no such label in " + p.cfas[entry].name +
                        " or the procedures it calls");
   }

@@ -71,14 +71,13 @@ class Dse {
   Dse(Forest& f, smt::Solver& solver, const DseOptions& o)
       : f_(f),
         p_(f.program()),
-        em_(f.exprs()),
         solver_(solver),
         o_(o),
         down_(p_, false),
         any_(p_, true) {
-    if (o.target) {
-      downToTarget_ = down_.to({*o.target});
-      toTarget_ = any_.to({*o.target});
+    if (!o.target.empty()) {
+      downToTarget_ = down_.to(o.target);
+      toTarget_ = any_.to(o.target);
     }
   }
 
@@ -110,7 +109,7 @@ class Dse {
         if (cutReason_.empty()) cutReason_ = t.run.reason;
       }
       concretized_ += t.run.concretized;
-      if (o_.target && visits(t.run.path.path, *o_.target)) r_.targetReached = true;
+      if (!o_.target.empty() && visits(t.run.path.path)) r_.targetReached = true;
       r_.tests.push_back(std::move(t));
       if (r_.targetReached || f_.budget().stopped()) break;
       promised.reset();
@@ -164,7 +163,7 @@ class Dse {
                   " complex terms (calls inside expressions, non-linear arithmetic): paths may "
                   "be missing";
     }
-    if (o_.target && !r_.targetReached && r_.complete) r_.targetUnreachable = true;
+    if (!o_.target.empty() && !r_.targetReached && r_.complete) r_.targetUnreachable = true;
     for (ir::CfaId c = 0; c < p_.cfas.size(); ++c)
       if (const ExecTree* t = f_.treeOf(c)) {
         r_.treeNodes += t->size();
@@ -180,10 +179,14 @@ class Dse {
                        [&](Target d) { return f_.tree(d.cfa).node(d.node).dangling(); });
   }
 
-  bool visits(const std::vector<ir::EdgeId>& path, ir::LocId l) const {
-    if (p_.cfas[f_.entry()].entry == l) return true;
+  // The execution's path visits a target location.
+  bool visits(const std::vector<ir::EdgeId>& path) const {
+    auto target = [&](ir::LocId l) {
+      return std::find(o_.target.begin(), o_.target.end(), l) != o_.target.end();
+    };
+    if (target(p_.cfas[f_.entry()].entry)) return true;
     return std::any_of(path.begin(), path.end(), [&](ir::EdgeId e) {
-      return p_.edges[e].from == l || p_.edges[e].to == l;
+      return target(p_.edges[e].from) || target(p_.edges[e].to);
     });
   }
 
@@ -210,7 +213,7 @@ class Dse {
         const TreeNode& node = t.node(n);
         if (!node.dangling() || tried_.count(Target{c, n})) continue;
         uint32_t dist = 0;
-        if (o_.target) {
+        if (!o_.target.empty()) {
           if (node.error) continue;  // an error ends the run before the target
           const ir::LocId to = leadsTo(Target{c, n});
           if (toTarget_[to] == kFar) continue;  // cannot lead to it at all
@@ -337,7 +340,6 @@ class Dse {
 
   Forest& f_;
   const ir::Program& p_;
-  ExprManager& em_;
   smt::Solver& solver_;
   const DseOptions& o_;
   Distances down_, any_;

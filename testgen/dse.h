@@ -24,7 +24,8 @@
 namespace tandem::testgen {
 
 struct DseOptions {
-  std::optional<ir::LocId> target;  // --target: the labelled location to reach
+  // --target: the locations of the label to reach (empty: none, cover every branch).
+  std::vector<ir::LocId> target;
   uint64_t maxExecutions = 20000;
   // The order dangling nodes are chosen in (after the distance to the target): dfs deepest
   // first, bfs shallowest first, coverage Pex's fair choice (the branch chosen least often, then

@@ -232,3 +232,27 @@ proc main(p: int) {
     CHECK(r.report["stats"]["concretizations"].get<int>() > 0);
   }
 }
+
+TEST_CASE("dse: --target names every location with the label, in the procedures the entry calls") {
+  // Labels are unqualified and may repeat: L in h (never called, first in the program) and L in
+  // g (reachable with x == 7) are both locations of L; from main only g's counts. Once, the
+  // first location of L in the program was the target, and main never reached it.
+  auto p = loadText(R"(
+proc h() {
+L: assert false;
+}
+proc g(x: int) {
+  if (x == 7) {
+L: assert false;
+  }
+}
+proc main(x: int) {
+  call g(x);
+}
+)");
+  Run r = dse(*p, "main", "z3", true, "L");
+  CHECK(r.report["verdict"] == "error");
+  CHECK(r.report["target_reached"] == true);
+  Run none = dse(*p, "h", "z3", true, "M");
+  CHECK(none.exit == 2);
+}
