@@ -28,7 +28,7 @@ bool readsData(ExprRef e) {
 // Nondeterminism, calls and old() have no value a predicate could name; array values (`new`,
 // literals) have no SMT counterpart a predicate could compare.
 bool unnameable(ExprRef e) {
-  for (Op op : {Op::Star, Op::Call, Op::Old, Op::NewArray, Op::ArrayLit, Op::Store})
+  for (Op op : {Op::Star, Op::Call, Op::NewArray, Op::ArrayLit, Op::Store})
     if (mentionsOp(e, op)) return true;
   return false;
 }
@@ -110,6 +110,8 @@ ExprRef substituteVars(ExprManager& em, ExprRef e, const std::vector<ir::Assignm
         auto it = to.find(x->payload);
         return lvalue || it == to.end() ? x : it->second;
       }
+      // old(e) reads the globals the frame had on entry, which no assignment changes.
+      if (x->op == Op::Old) return x;
       if (!lvalue)
         if (auto m = memo.find(x); m != memo.end()) return m->second;
       std::vector<ExprRef> kids;

@@ -7,7 +7,6 @@ namespace tandem::abstraction {
 PredicateScope scopeOf(const ir::Program& p, ExprRef e, ir::CfaId home) {
   using Kind = PredicateScope::Kind;
   const PredicateScope none{Kind::None, ir::kNone};
-  if (mentionsOp(e, Op::Old)) return none;
   ir::CfaId frame = ir::kNone;  // the CFA whose frame or process instance it reads
   uint32_t cls = ir::kNone;     // the class whose fields it reads
   auto joinFrame = [&frame](ir::CfaId c) {
@@ -15,6 +14,11 @@ PredicateScope scopeOf(const ir::Program& p, ExprRef e, ir::CfaId home) {
     frame = c;
     return true;
   };
+  // old() reads the snapshot of the globals a procedure's frame took on entry: a predicate of
+  // that procedure's frame (e.g. `balance >= old(balance)`, which relates a state to its entry).
+  if (mentionsOp(e, Op::Old) && (home == ir::kNone || p.cfas[home].kind != ir::CfaKind::Proc ||
+                                 !p.cfas[home].usesOld || !joinFrame(home)))
+    return none;
   if (mentionsOp(e, Op::Pid) &&
       (home == ir::kNone || p.cfas[home].kind != ir::CfaKind::Process || !joinFrame(home)))
     return none;

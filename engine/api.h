@@ -17,7 +17,8 @@ Report testgen(const ir::Program& p, const TestgenRequest& r);
 // Non-const: --prove-infeasible runs `prove`, whose predicates join the expression manager.
 Report cover(ir::Program& p, const CoverRequest& r);
 Report exportChc(const ir::Program& p, const ExportChcRequest& r);
-Report printIr(const ir::Program& p, const std::string& file);
+// `instrumented`: each location with the may/must-unverified conditions inferred there.
+Report printIr(const ir::Program& p, const std::string& file, bool instrumented = false);
 
 // `run` reports each step as it happens (so a long run holds no trace in memory).
 class StepObserver {

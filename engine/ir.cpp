@@ -1,10 +1,11 @@
 // `tandem ir FILE`: the "check this file" command; the control-flow IR as text.
+#include "abstraction/unverified.h"
 #include "engine/api.h"
 #include "mc/ir/ir_printer.h"
 
 namespace tandem::engine {
 
-Report printIr(const ir::Program& p, const std::string& file) {
+Report printIr(const ir::Program& p, const std::string& file, bool instrumented) {
   Report r;
   r.command = "ir";
   r.file = file;
@@ -12,7 +13,41 @@ Report printIr(const ir::Program& p, const std::string& file) {
   r.stats["automata"] = p.cfas.size();
   r.stats["locations"] = p.locs.size();
   r.stats["edges"] = p.edges.size();
-  r.extra["ir"] = ir::programToString(p);
+  if (!instrumented) {
+    r.extra["ir"] = ir::programToString(p);
+    return r;
+  }
+  // The conditions as the paper's Figs. 4 and 5 show them: `assume May` and `tryfirst Must`
+  // where a location is reached.
+  const abstraction::UnverifiedConditions c = abstraction::inferUnverified(p);
+  std::vector<std::vector<std::string>> notes(p.locs.size());
+  nlohmann::json conds = nlohmann::json::array();
+  uint64_t may = 0, must = 0;
+  for (ir::LocId l = 0; l < p.locs.size(); ++l) {
+    if (c.may[l]) {
+      notes[l].push_back("assume " + ir::exprToString(p, c.may[l]) + "  // may-unverified");
+      conds.push_back({{"location", p.locName(l)},
+                       {"line", p.locs[l].loc.line},
+                       {"kind", "may"},
+                       {"condition", ir::exprToString(p, c.may[l])}});
+      ++may;
+    }
+    if (c.must[l]) {
+      notes[l].push_back("tryfirst " + ir::exprToString(p, c.must[l]) + "  // must-unverified");
+      conds.push_back({{"location", p.locName(l)},
+                       {"line", p.locs[l].loc.line},
+                       {"kind", "must"},
+                       {"condition", ir::exprToString(p, c.must[l])}});
+      ++must;
+    }
+  }
+  for (ir::CfaId k = 0; k < p.cfas.size(); ++k)
+    if (!c.skipped[k].empty())
+      notes[p.cfas[k].entry].push_back("// no conditions inferred: " + c.skipped[k]);
+  r.stats["may_conditions"] = may;
+  r.stats["must_conditions"] = must;
+  r.extra["conditions"] = conds;
+  r.extra["ir"] = ir::programToString(p, &notes);
   return r;
 }
 

@@ -152,6 +152,11 @@ void testgenText(std::ostream& os, const Report& r, const TextOptions& o) {
        << num(st["divergences"]) << " divergences, " << num(st["time_s"]) << " s\n";
     return;
   }
+  if (r.extra.contains("guide"))  // ICSE'16's counts
+    os << "guide " << r.extra["guide"].get<std::string>() << ": " << num(st["non_redundant_tests"])
+       << " non-redundant and " << num(st["redundant_tests"]) << " redundant tests, "
+       << num(st["failing"]) << " failing, " << num(st["pruned"]) << " executions pruned, "
+       << num(st["interrupts"]) << " interrupted\n";
   os << tests.size() << " tests, " << num(st["paths"]) << " paths, " << num(st["divergences"])
      << " divergences, " << num(st["undecided"]) << " undecided, " << num(st["solver_queries"])
      << " solver queries, " << num(st["time_s"]) << " s (" << r.extra["solving"].get<std::string>()

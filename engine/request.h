@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "abstraction/unverified.h"
 #include "cover/algorithms.h"
 #include "fabricate/prover.h"
 #include "fabricate/triage.h"
@@ -90,6 +91,9 @@ struct TestgenRequest : Request {
   Dse dse = Dse::Off;
   std::string target;              // --target LABEL (dse)
   uint64_t maxExecutions = 20000;  // --max-executions (dse)
+  // --guide (ICSE'16; docs/guided.md): unset, annotations are ignored and not counted.
+  std::optional<abstraction::Guide> guide;
+  uint32_t maxInterrupts = 4;  // --max-interrupts: executions `tryfirst` sets aside
 };
 
 struct CoverRequest : Request {

@@ -8,7 +8,9 @@ namespace tandem::engine {
 std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request& r,
                                              ir::CfaId entry, symbolic::Solving solving,
                                              const symbolic::MixedOptions& mixed,
-                                             std::optional<uint64_t> maxCalls, bool stopAtError) {
+                                             std::optional<uint64_t> maxCalls, bool stopAtError,
+                                             const symbolic::Guidance* guidance,
+                                             bool trustVerified) {
   if (p.isClosed())
     throw inputError(r.file, "symbolic execution of closed systems is not implemented yet");
   auto run = std::make_unique<SymbolicRun>(r);
@@ -24,6 +26,8 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
   eo.budget = &run->rb.budget;
   eo.progress = &run->rb.progress;
   eo.stopAtError = stopAtError;
+  eo.guidance = guidance;
+  eo.trustVerified = trustVerified;
   loadNatives(r, p, run->natives);
   run->solver = makeSolver(r, p, run->rb.budget);
   run->ev = std::make_unique<exec::Evaluator>(p, run->natives);

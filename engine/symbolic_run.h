@@ -28,7 +28,9 @@ struct SymbolicRun {
 std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request& r,
                                              ir::CfaId entry, symbolic::Solving solving,
                                              const symbolic::MixedOptions& mixed,
-                                             std::optional<uint64_t> maxCalls, bool stopAtError);
+                                             std::optional<uint64_t> maxCalls, bool stopAtError,
+                                             const symbolic::Guidance* guidance = nullptr,
+                                             bool trustVerified = false);
 
 // The counters of the solving mode (undecided, concretizations, ...) and solver_unknown.
 void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r);

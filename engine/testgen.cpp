@@ -46,7 +46,16 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   const ir::CfaId entry = entryOf(r, p);
   if (entry == ir::kNone) throw usageError("testgen needs --entry PROC");
   if (r.dse != Dse::Off) return testgenDse(p, r, entry, reachableLabels(p, entry));
-  auto run = exploreSymbolic(p, r, entry, r.solving, r.mixed, std::nullopt, /*stopAtError=*/false);
+  // --guide (Christakis, Mueller, Wuestholz, ICSE'16): the entry instrumented with the may/must
+  // conditions its annotations give; every mode but `ignore` trusts assertions verified true.
+  symbolic::Guidance guidance;
+  if (r.guide) {
+    guidance = abstraction::guidanceFor(abstraction::inferUnverified(p), *r.guide);
+    guidance.maxInterrupts = r.maxInterrupts;
+  }
+  auto run = exploreSymbolic(p, r, entry, r.solving, r.mixed, std::nullopt, /*stopAtError=*/false,
+                             r.guide ? &guidance : nullptr,
+                             r.guide && *r.guide != abstraction::Guide::Ignore);
   const symbolic::ExploreResult& res = run->result;
 
   Report rep;
@@ -54,7 +63,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   rep.file = r.file;
   nlohmann::json tests = nlohmann::json::array();
   std::vector<std::string> covered;
-  uint64_t divergences = 0, failing = 0;
+  uint64_t divergences = 0, failing = 0, nonRedundant = 0;
   for (const symbolic::PathEnd& end : res.ends) {
     // Only the first failing test's trace is reported: the others need no state kept.
     symbolic::Replay rp = symbolic::replayPath(*run->ev, entry, end, /*keepStates=*/false);
@@ -74,6 +83,11 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     // unknown: the concrete run after the path needs a choice or an input the path did not fix.
     t["result"] = error ? "error" : rp.unfinished.empty() ? "pass" : "unknown";
     if (!rp.followed) t["diverged"] = rp.problem;
+    if (r.guide) {
+      // Non-redundant: some assertion ran without its premise (ICSE'16's unverified executions).
+      t["unverified_assertions"] = rp.unverified;
+      nonRedundant += rp.unverified > 0;
+    }
     if (!error && !rp.unfinished.empty()) t["unfinished"] = rp.unfinished;
     if (error) {
       t["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
@@ -108,6 +122,15 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   rep.stats["divergences"] = divergences;
   rep.stats["states"] = res.states;
   rep.stats["solver_queries"] = res.solverQueries;
+  if (r.guide) {
+    rep.extra["guide"] = abstraction::guideName(*r.guide);
+    rep.stats["non_redundant_tests"] = nonRedundant;
+    rep.stats["redundant_tests"] = tests.size() - nonRedundant;
+    rep.stats["pruned"] = res.guidance.pruned;
+    rep.stats["interrupts"] = res.guidance.interrupts;
+    rep.stats["resumed"] = res.guidance.resumed;
+    rep.stats["bounds_hit"] = res.depthCuts + (stop ? 1 : 0);
+  }
   addRunStats(rep.stats, run->rb.budget);
   addSolvingStats(rep.stats, res);
   rep.extra["tests"] = tests;

@@ -80,7 +80,7 @@ engine::Report dispatch(const Options& o, ir::Program& p, const Streams& s, std:
     case Command::Cover:
       return engine::cover(p, coverRequest(o, s));
     case Command::Ir:
-      return engine::printIr(p, o.file);
+      return engine::printIr(p, o.file, o.instrumented);
     case Command::Run:
       break;
   }

@@ -55,6 +55,9 @@ std::optional<Engine> parseEngine(std::string_view v) {
   return v == "eager" ? Engine::Eager : v == "models" ? Engine::Models : Engine::Fabricate;
 }
 std::optional<bool> parseInputs(std::string_view v) { return v == "tests"; }
+std::optional<abstraction::Guide> parseGuide(std::string_view v) {
+  return abstraction::parseGuide(v);
+}
 std::optional<search::Strategy> parseSearch(std::string_view v) { return search::parseStrategy(v); }
 std::optional<cover::Algo> parseAlgo(std::string_view v) { return cover::parseAlgo(v); }
 std::optional<smt::Backend> parseSolver(std::string_view v) { return smt::parseBackend(v); }
@@ -129,6 +132,10 @@ std::vector<OptionSpec> buildTable() {
     {"dse", 0, V::Flag, "", "", "testgen: the same dynamic symbolic execution loop over whole-program paths, every call inlined (the baseline of --compositional)", kTestgen, {}, to(&Options::dse)},
     {"target", 0, V::Text, "LABEL", "", "--compositional, --dse: the labelled location to reach (default: every branch)", kTestgen, {}, to(&Options::target)},
     {"max-executions", 0, V::Count, "N", "20000", "--compositional, --dse: bound on the executions", kTestgen, {}, to(&Options::maxExecutions)},
+    {"guide", 0, V::Choice, "MODE", "", "testgen: guidance by verification annotations (Christakis, Mueller, Wuestholz, ICSE'16; docs/guided.md): ignore (annotations ignored), none (assertions verified true not checked), may (prune verified executions), must (unverified executions first), may-must", kTestgen,
+     names({abstraction::Guide::Ignore, abstraction::Guide::None, abstraction::Guide::May, abstraction::Guide::Must, abstraction::Guide::MayMust}, &abstraction::guideName), parsed(&Options::guide, parseGuide)},
+    {"max-interrupts", 0, V::Count, "N", "4", "--guide must, may-must: executions a `tryfirst` may set aside", kTestgen, {}, to(&Options::maxInterrupts)},
+    {"instrumented", 0, V::Flag, "", "", "ir: show the may/must-unverified conditions inferred at each location (docs/guided.md)", kIr, {}, to(&Options::instrumented)},
     {"tests-out", 0, V::Text, "FILE", "", "write the tests to FILE (testgen: JSON; cover: `test f(...)` declarations)", kTestgen | kCover, {}, to(&Options::testsOut)},
     // Bounded infeasible code detection.
     {"unwind", 0, V::Natural, "K", "2", "cover: iterations of each loop, and nested recursive calls, in the unwinding", kCover, {}, to(&Options::unwind)},

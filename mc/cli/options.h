@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "abstraction/unverified.h"
 #include "cover/algorithms.h"
 #include "fabricate/prover.h"
 #include "mc/ir/cutpoints.h"
@@ -84,6 +85,10 @@ struct Options {
   bool dse = false;            // testgen: the same loop over whole-program paths
   std::string target;
   std::optional<uint64_t> maxExecutions;
+  std::optional<abstraction::Guide> guide;  // testgen --guide
+  std::optional<uint64_t> maxInterrupts;
+  bool instrumented = false;  // ir --instrumented
+  std::string annotate;       // prove --annotate OUT.tdm
 
   // cover
   uint64_t unwind = 2;

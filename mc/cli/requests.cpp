@@ -135,6 +135,20 @@ engine::TestgenRequest testgenRequest(const Options& o, const Streams& s) {
   }
   r.target = o.target;
   if (o.maxExecutions) r.maxExecutions = *o.maxExecutions;
+  r.guide = o.guide;
+  if (o.guide && r.dse != engine::Dse::Off)
+    throw engine::usageError("--guide does not apply to --compositional and --dse");
+  if (o.guide && r.solving == symbolic::Solving::Dart)
+    throw engine::usageError("--guide does not apply to --solving dart");
+  if (o.maxInterrupts) {
+    if (!o.guide || *o.guide == abstraction::Guide::Ignore ||
+        *o.guide == abstraction::Guide::None || *o.guide == abstraction::Guide::May)
+      throw engine::usageError("--max-interrupts applies to --guide must and may-must");
+    if (*o.maxInterrupts > UINT32_MAX)
+      throw engine::usageError("--max-interrupts " + std::to_string(*o.maxInterrupts) +
+                               " is too large");
+    r.maxInterrupts = static_cast<uint32_t>(*o.maxInterrupts);
+  }
   return r;
 }
 

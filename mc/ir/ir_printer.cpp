@@ -224,7 +224,7 @@ std::string edgeToString(const Program& p, const Edge& e) {
 
 std::string exprToString(const Program& p, ExprRef e) { return Printer(p).print(e); }
 
-std::string programToString(const Program& p) {
+std::string programToString(const Program& p, const std::vector<std::vector<std::string>>* notes) {
   std::ostringstream os;
   Printer pr(p);
   os << "// " << p.file << ": " << (p.isClosed() ? "closed system" : "open system") << ", "
@@ -293,6 +293,8 @@ std::string programToString(const Program& p) {
       if (!flags.empty()) os << "  //" << flags;
       if (loc.loc.valid()) os << (flags.empty() ? "  //" : ",") << " line " << loc.loc.line;
       os << "\n";
+      if (notes)
+        for (const std::string& n : (*notes)[l]) os << "    " << n << "\n";
       for (EdgeId ei : loc.out) {
         const Edge& e = p.edges[ei];
         os << "    " << edgeToString(p, e);

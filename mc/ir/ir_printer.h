@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "mc/ir/program.h"
 
@@ -15,6 +16,8 @@ std::string exprToString(const Program& p, ExprRef e);
 const char* cfaKindName(CfaKind k);
 
 // The whole IR: variables, then each CFA with its locations and edges.
-std::string programToString(const Program& p);
+// `notes` (per LocId, optional): lines shown under a location, before its edges.
+std::string programToString(const Program& p,
+                            const std::vector<std::vector<std::string>>* notes = nullptr);
 
 }  // namespace tandem::ir

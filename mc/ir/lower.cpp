@@ -449,7 +449,10 @@ class Lowerer {
         e.kind = ir::EdgeKind::Assumed;
         e.cond = ex_.lower(*s.cond);
         e.assumedId = assumedVar(s.name, pb);
-        e.assigns.push_back({varExpr(e.assumedId), e.cond});
+        // a := a && e (ICSE'16 §2.1): the id records whether every assumption it names held.
+        e.assigns.push_back(
+            {varExpr(e.assumedId),
+             prog_.exprs->mk(Op::And, prog_.types->boolType(), {varExpr(e.assumedId), e.cond})});
         break;
       }
       case SK::CallStmt:
@@ -489,8 +492,9 @@ class Lowerer {
     }
   }
 
-  // Each `assumed e as a` records whether e held in a hidden boolean local `a` (false until it
-  // executes), so `verified` premises are ordinary boolean expressions.
+  // Each `assumed e as a` records in a hidden boolean local `a`, true on entry, whether e held
+  // every time the statement ran (Christakis, Mueller, Wuestholz, ICSE'16 §2.1: `a := a && e`),
+  // so `verified` premises are ordinary boolean expressions over the procedure's state.
   ir::VarId assumedVar(const std::string& name, const Pending& pb) {
     auto key = std::make_pair(pb.cfa, name);
     auto it = assumed_.find(key);
@@ -499,6 +503,7 @@ class Lowerer {
     ir::VarId v = addHidden(name, prog_.types->boolType(), ir::VarScope::Local, pb.cfa,
                             static_cast<uint32_t>(c.locals.size()));
     c.locals.push_back(v);
+    c.entryInits.push_back({varExpr(v), prog_.exprs->trueExpr()});
     prog_.assumedNames.push_back(name);
     return assumed_[key] = v;
   }

@@ -413,7 +413,9 @@ bool compileCfa(const ir::Program& p, ir::CfaId id, const SlotLayout& layout, Co
           comp.finish(ec.guard);
           ec.failMessage = (e.text.empty() ? "assertion" : "'" + e.text + "'") + " failed";
           break;
-        case ir::EdgeKind::Assumed:
+        case ir::EdgeKind::Assumed:  // a := a && e, as the concrete step does
+          if (!comp.effects(e, id, ec.effects)) return false;
+          comp.finish(ec.effects);
           break;
         case ir::EdgeKind::Sync: {
           for (TypeRef f : p.channels[e.channel].fields)

@@ -57,6 +57,9 @@ class Explorer final : private TransferPolicy, private search::SearchVisitor {
   // that can violate one ends a path with that error, and they are assumed from there on. False
   // when the path cannot go on.
   bool invariantsHold(SymState& s, bool atEntry);
+  // --guide: `assume May` and `tryfirst Must` where `s` arrives in the entry's frame. False when
+  // the path does not go on now (pruned, infeasible, or set aside until the others are done).
+  bool guide(SymState& s);
   void returned(const SymState& s, ir::EdgeId id) override;
   // Constraints the concretizer made (EXE's pins) join the path condition.
   void absorb(SymState& s) override;
@@ -95,6 +98,7 @@ class Explorer final : private TransferPolicy, private search::SearchVisitor {
   std::unique_ptr<search::Searcher> searcher_;
   std::vector<std::unique_ptr<SymState>> slots_;
   std::vector<std::unique_ptr<SymState>> nextRound_;  // class analysis: states with one call more
+  std::vector<std::unique_ptr<SymState>> deferred_;   // --guide: interrupted by `tryfirst`
   std::unordered_set<ir::LocId> seenLocs_;
   std::unordered_set<ExprRef> reported_;  // error conditions forked from the current state
   std::vector<ExprRef> paramSyms_;

@@ -94,10 +94,10 @@ std::vector<SymConfig> FragmentBuilder::prestates(const std::vector<ir::LocId>& 
       callEdge = transfer_.callEdgeAt(pcs[depth - 1], cfa);
       if (callEdge == ir::kNone) throw NotImplemented("a call stack without its call edge");
     }
-    if (p_.cfas[cfa].usesOld) throw NotImplemented("fabricating states of code that uses old()");
     const bool ofClass = class_ != ir::kNone && p_.cfas[cfa].classIndex == class_;
     SymFrame f = transfer_.makeFrame(cfa, ofClass ? 0 : exec::kNoObject, callEdge);
     f.pc = pcs[depth];
+    if (p_.cfas[cfa].usesOld) f.old = oldSnapshot(out[0], pcs[depth]);
     for (ir::VarId id : p_.cfas[cfa].locals) {
       const ir::Variable& v = p_.vars[id];
       if (v.type->kind == TypeKind::Class)
@@ -124,6 +124,27 @@ std::vector<SymConfig> FragmentBuilder::prestates(const std::vector<ir::LocId>& 
     out = std::move(next);
   }
   return out;
+}
+
+std::shared_ptr<const SymSnapshot> FragmentBuilder::oldSnapshot(SymConfig& c, ir::LocId pc) const {
+  if (class_ != ir::kNone || !c.st.heap.empty())
+    throw NotImplemented("fabricating states of methods that use old()");
+  // At a procedure's entry, when nothing leads back to it, old() is the globals themselves;
+  // anywhere else their values on entry are unknown: fresh symbols, which the abstraction's
+  // predicates over old() relate to the globals.
+  bool reentered = false;
+  for (const ir::Edge& e : p_.edges) reentered = reentered || e.to == pc;
+  if (pc == p_.cfas[p_.locs[pc].cfa].entry && !reentered)
+    return std::make_shared<const SymSnapshot>(SymSnapshot{c.st.globals, {}});
+  SymSnapshot old;
+  old.globals.resize(c.st.globals.size());
+  for (ir::VarId id : p_.globals) {
+    const ir::Variable& v = p_.vars[id];
+    old.globals[v.slot] = freshValue(v.type, "old_" + v.name);
+    if (old.globals[v.slot].isSymbolicArray())
+      c.st.pathCond.push_back(nonNegative(old.globals[v.slot].length));
+  }
+  return std::make_shared<const SymSnapshot>(std::move(old));
 }
 
 ExprRef FragmentBuilder::nonNegative(ExprRef length) const {

@@ -75,6 +75,8 @@ class FragmentBuilder {
   std::vector<SymValue> refCandidates(TypeRef refType, const std::vector<ir::LocId>& pcs,
                                       size_t depth) const;
   ExprRef nonNegative(ExprRef length) const;  // length >= 0
+  // The old() snapshot of a frame at `pc` in the prestate `c` (its path condition may grow).
+  std::shared_ptr<const SymSnapshot> oldSnapshot(SymConfig& c, ir::LocId pc) const;
   // Closed systems: every thread with fresh process locals (named `P[1].t`); facts about them
   // (array lengths) go to `facts`.
   std::vector<SymThread> freshThreads(std::vector<ExprRef>& facts) const;

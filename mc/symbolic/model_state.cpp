@@ -52,14 +52,22 @@ exec::Value modelValue(const SymValue& v, TypeRef t, const smt::Model& m) {
   return scalarValue(t ? t : v.expr->type, intIn(m, v.expr));
 }
 
-exec::State concretize(const ir::Program& p, const SymConfig& c, const smt::Model& m,
-                       exec::State shape) {
+namespace {
+
+std::vector<exec::Value> globalsIn(const ir::Program& p, const std::vector<SymValue>& globals,
+                                   const smt::Model& m, std::vector<exec::Value> out) {
   for (ir::VarId id : p.globals) {
     const ir::Variable& v = p.vars[id];
-    shape.globals[v.slot] = modelValue(c.st.globals[v.slot], v.type, m);
+    if (v.slot < globals.size() && v.slot < out.size())
+      out[v.slot] = modelValue(globals[v.slot], v.type, m);
   }
-  shape.heap.clear();
-  for (const SymObject& o : c.st.heap) {
+  return out;
+}
+
+std::vector<exec::HeapObject> heapIn(const ir::Program& p, const std::vector<SymObject>& heap,
+                                     const smt::Model& m) {
+  std::vector<exec::HeapObject> out;
+  for (const SymObject& o : heap) {
     exec::HeapObject obj{o.classIndex, {}};
     const ir::ClassInfo& cls = p.classes[o.classIndex];
     obj.fields.resize(o.fields.size());
@@ -67,8 +75,17 @@ exec::State concretize(const ir::Program& p, const SymConfig& c, const smt::Mode
       const ir::Variable& v = p.vars[id];
       if (v.slot < o.fields.size()) obj.fields[v.slot] = modelValue(o.fields[v.slot], v.type, m);
     }
-    shape.heap.push_back(std::move(obj));
+    out.push_back(std::move(obj));
   }
+  return out;
+}
+
+}  // namespace
+
+exec::State concretize(const ir::Program& p, const SymConfig& c, const smt::Model& m,
+                       exec::State shape) {
+  shape.globals = globalsIn(p, c.st.globals, m, std::move(shape.globals));
+  shape.heap = heapIn(p, c.st.heap, m);
   if (p.isClosed()) {
     for (size_t t = 0; t < c.pcs.size() && t < shape.threads.size(); ++t) {
       exec::Thread& th = shape.threads[t];
@@ -94,6 +111,13 @@ exec::State concretize(const ir::Program& p, const SymConfig& c, const smt::Mode
     cf.pc = f.pc;
     cf.self = f.self;
     cf.callEdge = d == 0 ? ir::kNone : f.callEdge;
+    // old() reads the frame's snapshot: the shape's was taken of its default globals (found by
+    // `prove --annotate` on Deposit: a state from the entry's model failed `balance >=
+    // old(balance)` on a path that leaves balance alone).
+    cf.old = nullptr;
+    if (f.old)
+      cf.old = std::make_shared<const exec::OldSnapshot>(exec::OldSnapshot{
+          globalsIn(p, f.old->globals, m, shape.globals), heapIn(p, f.old->heap, m)});
     cf.locals.resize(f.locals.size());
     for (ir::VarId id : p.cfas[f.cfa].locals) {
       const ir::Variable& v = p.vars[id];

@@ -13,6 +13,18 @@ void addLabels(const ir::Program& p, const exec::State& s, std::vector<std::stri
         if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
 }
 
+// An assertion about to run without a premise that held (replay's `unverified`).
+void notePremise(const exec::Evaluator& ev, const exec::State& s, ir::EdgeId id, Replay& r) {
+  const ir::Edge& e = ev.program().edges[id];
+  if (e.kind != ir::EdgeKind::Assert) return;
+  if (!e.premise) {
+    ++r.unverified;
+    return;
+  }
+  auto v = ev.eval(e.premise, s, 0);
+  if (v && !v.value().asBool()) ++r.unverified;
+}
+
 bool sameError(const exec::ExecError& got, const PathEnd& end) {
   return end.error && !got.limit && got.kind == end.error->kind;
 }
@@ -47,6 +59,7 @@ void runOn(const exec::Evaluator& ev, Replay& r, exec::ScriptedChooser& chooser)
       r.unfinished = "a nondeterministic choice at " + p.locName(pc);
       return;
     }
+    notePremise(ev, s, enabled[0], r);
     auto res = ev.execute(s, 0, enabled[0], chooser);
     if (chooser.exhausted()) {
       r.unfinished = "an input the path did not record, at " + p.locName(pc);
@@ -150,6 +163,7 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
                   "') is not enabled concretely";
       return r;
     }
+    notePremise(ev, s, id, r);
     auto res = ev.execute(s, 0, id, chooser);
     if (res.status() == exec::StepStatus::Error) {
       if (i + 1 != end.path.size() || end.errorAtEntry || !sameError(res.error(), end)) {

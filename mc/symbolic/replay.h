@@ -27,6 +27,9 @@ struct Replay {
   std::optional<exec::ExecError> error;
   ir::LocId errorLoc = ir::kNone;   // the failing edge's source, or the failing frame's entry
   std::vector<std::string> labels;  // labels of the locations visited, in order, unique
+  // Assertions executed whose `verified` premise was false (or that have none): the run is an
+  // unverified execution (Christakis, Mueller, Wuestholz, ICSE'16), not a redundant test.
+  uint32_t unverified = 0;
   // Followed, without an error: why the concrete run could not be run on to its end after the
   // path (empty: it ended, blocked, or there was nothing after the path).
   std::string unfinished;

@@ -155,6 +155,8 @@ struct SymState {
   // symbolic execution does not have: a concrete replay needs them, exploration does not.
   std::vector<ExprRef> limits;
   uint32_t depth = 0;  // steps taken
+  // Set aside by a `tryfirst` of --guide and explored later: no `tryfirst` interrupts it again.
+  bool resumed = false;
   // During a rendezvous step only: the values sent, which the receiver's guard and assignments
   // read (Op::Received).
   std::vector<SymValue> message;

@@ -53,6 +53,7 @@ Explorer::Explorer(const ir::Program& p, const exec::Evaluator& concrete, smt::S
       ownBudget_(o.budget ? nullptr : std::make_unique<search::Budget>(o.limits)),
       budget_(o.budget ? *o.budget : *ownBudget_) {
   ev_.setPolicy(concretizer_);
+  transfer_.setTrustVerified(o.trustVerified);
   const ir::Cfa& entry = p_.cfas.at(o_.entry);
   classMode_ = entry.kind == ir::CfaKind::ClassInit;
   classIndex_ = entry.classIndex;
@@ -100,8 +101,50 @@ void Explorer::absorb(SymState& s) {
 }
 
 void Explorer::successor(SymState&& s, ir::EdgeId) {
-  if (!invariantsHold(s, false)) return;
+  if (!invariantsHold(s, false) || !guide(s)) return;
   queue(std::make_unique<SymState>(std::move(s)));
+}
+
+bool Explorer::guide(SymState& s) {
+  const Guidance* g = o_.guidance;
+  if (!g || classMode_ || s.frames.size() != 1) return true;
+  const ir::LocId l = s.top().pc;
+  auto value = [&](ExprRef cond) {
+    std::vector<Obligation> obls;  // none: the conditions read boolean locals
+    return transfer_.evaluator().eval(cond, s, obls).expr;
+  };
+  if (ExprRef may = g->assumeAt[l]) {
+    ExprRef v = value(may);
+    if (!v->isTrue()) {
+      if (!v->isFalse()) s.pathCond.push_back(v);
+      if (v->isFalse() || !feasible(s)) {
+        ++r_.guidance.pruned;
+        return false;
+      }
+    }
+  }
+  ExprRef must = g->tryFirstAt[l];
+  if (must && !s.resumed && r_.guidance.interrupts < g->maxInterrupts) {
+    ExprRef v = value(must);
+    if (!v->isTrue()) {
+      // The executions on which Must fails are set aside (interrupted) and resumed once the
+      // others are done, without `tryfirst` from then on.
+      auto later = std::make_unique<SymState>(s);
+      later->resumed = true;
+      if (!v->isFalse()) later->pathCond.push_back(em_.mkNot(v));
+      if (v->isFalse() || feasible(*later)) {
+        later->pathCondAt.resize(later->pathCond.size(), static_cast<uint32_t>(later->path.size()));
+        ++r_.guidance.interrupts;
+        deferred_.push_back(std::move(later));
+      }
+      if (v->isFalse()) return false;
+      s.pathCond.push_back(v);
+      if (!feasible(s)) return false;
+    }
+  }
+  if (s.pathCondAt.size() < s.pathCond.size())
+    s.pathCondAt.resize(s.pathCond.size(), static_cast<uint32_t>(s.path.size()));
+  return true;
 }
 
 bool Explorer::invariantsHold(SymState& s, bool atEntry) {
@@ -156,13 +199,16 @@ void Explorer::expand(const SymState& s) {
   }
   const size_t before = slots_.size(), endsBefore = r_.ends.size();
   const uint64_t unknownsBefore = r_.unknownAnswers;
+  const uint64_t guidedBefore = r_.guidance.pruned + r_.guidance.interrupts;
   for (ir::EdgeId id : p_.locs[s.top().pc].out) {
     transfer_.step(s, Mover{}, id, *this);
     if (stop_) return;
   }
-  // Blocked (every guard infeasible, e.g. a failed `assume`): the path ends here.
+  // Blocked (every guard infeasible, e.g. a failed `assume`): the path ends here. A path that
+  // --guide pruned or set aside is not a test.
   if (slots_.size() == before && r_.ends.size() == endsBefore &&
-      r_.unknownAnswers == unknownsBefore) {
+      r_.unknownAnswers == unknownsBefore &&
+      r_.guidance.pruned + r_.guidance.interrupts == guidedBefore) {
     endPath(s, std::nullopt, std::nullopt);
     if (r_.ends.size() > endsBefore) r_.ends.back().blocked = true;
   }
@@ -190,6 +236,12 @@ bool Explorer::cut(const search::FrontierEntry& e) {
 }
 
 bool Explorer::refill() {
+  if (!deferred_.empty()) {
+    r_.guidance.resumed += deferred_.size();
+    for (auto& d : deferred_) queue(std::move(d));
+    deferred_.clear();
+    return true;
+  }
   if (nextRound_.empty()) return false;
   // Every sequence of `round_` calls has been explored: on to one call more.
   r_.completedCalls = round_++;
@@ -208,7 +260,7 @@ search::ProgressSample Explorer::progress() const {
 ExploreResult Explorer::run() {
   const double start = budget_.elapsed();
   searcher_ = search::makeSearcher(o_.search, o_.seed);
-  if (auto s0 = entryState()) queue(std::move(s0));
+  if (auto s0 = entryState(); s0 && guide(*s0)) queue(std::move(s0));
   search::Progress quiet(nullptr, budget_);
   const search::DriveResult d =
       search::drive(*searcher_, budget_, o_.progress ? *o_.progress : quiet, *this);

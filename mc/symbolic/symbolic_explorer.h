@@ -35,6 +35,7 @@
 #include "mc/search/progress.h"
 #include "mc/search/searcher.h"
 #include "mc/smt/solver.h"
+#include "mc/symbolic/guidance.h"
 #include "mc/symbolic/mixed_solver.h"
 #include "mc/symbolic/path_solver.h"
 #include "mc/symbolic/sym_eval.h"
@@ -65,6 +66,10 @@ struct ExploreOptions {
   // mixed: heuristic, tries and seed; dart: maxTries bounds the restarts from random inputs and
   // seed seeds them.
   MixedOptions mixed;
+  // testgen --guide (ICSE'16): the entry's `assume May` / `tryfirst Must` (not owned; null: none),
+  // and whether assertions `verified true` are trusted (not checked) as the paper's PV.
+  const Guidance* guidance = nullptr;
+  bool trustVerified = false;
 };
 
 // A method call of the class analysis with concrete arguments.
@@ -111,6 +116,7 @@ struct ExploreResult {
   uint64_t maxCalls = 0, completedCalls = 0;
   double seconds = 0;
   SolvingStats solving;
+  GuidanceStats guidance;
 };
 
 // Runs the search in the mode of `options.solving`. Throws NotImplemented (sym_state.h) for

@@ -135,6 +135,8 @@ class Transfer {
   ir::EdgeId callEdgeAt(ir::LocId site, ir::CfaId callee) const;
   const SymEvaluator& evaluator() const { return ev_; }
   bool tracks(ir::ErrorKind k) const { return tracked_[static_cast<size_t>(k)]; }
+  // testgen --guide none|may|must|may-must: an assertion `verified true` is assumed, not checked.
+  void setTrustVerified(bool on) { trustVerified_ = on; }
 
  private:
   struct Ctx;  // one run of the relation: the state, the mover, the policy
@@ -175,6 +177,7 @@ class Transfer {
   ExprManager& em_;
   const SymEvaluator& ev_;
   std::array<bool, ir::kErrorKinds> tracked_;
+  bool trustVerified_ = false;
 };
 
 }  // namespace tandem::symbolic

@@ -77,9 +77,9 @@ TEST_CASE("cli: --list-commands and --help") {
   CHECK(help.out.find("usage: tandem") != std::string::npos);
   // Every implemented command is listed, and nothing that is not built yet.
   for (const auto& c : cmds) CHECK(help.out.find("  " + c + " FILE") != std::string::npos);
-  for (const char* f : {"--guide"}) CHECK_MESSAGE(help.out.find(f) == std::string::npos, f);
-  for (const char* f : {"--unwind", "--algo", "--prove-infeasible", "--no-guided", "--summaries",
-                        "--compositional", "--dse", "--target", "--max-executions"})
+  for (const char* f :
+       {"--unwind", "--algo", "--prove-infeasible", "--no-guided", "--summaries", "--compositional",
+        "--dse", "--target", "--max-executions", "--guide", "--max-interrupts", "--instrumented"})
     CHECK_MESSAGE(help.out.find(f) != std::string::npos, f);
   // The flags every analysis understands.
   for (const char* f : {"--entry", "--search", "--seed", "--max-depth", "--max-states", "--timeout",

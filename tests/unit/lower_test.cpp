@@ -490,7 +490,11 @@ TEST_CASE("lower: assumed ids become hidden bool locals used by verified premise
   REQUIRE(assumed->assigns.size() == 1);
   CHECK(assumed->assigns[0].lhs->op == Op::Var);
   CHECK(assumed->assigns[0].lhs->payload == a);
-  CHECK(assumed->assigns[0].rhs == assumed->cond);
+  // a := a && e (ICSE'16 §2.1), a true on entry.
+  CHECK(str(*p, assumed->assigns[0].rhs) == "a && no_overflow_add(balance, amount)");
+  REQUIRE(d.entryInits.size() == 1);
+  CHECK(d.entryInits[0].lhs->payload == a);
+  CHECK(d.entryInits[0].rhs->isTrue());
   CHECK(str(*p, assumed->cond) == "no_overflow_add(balance, amount)");
   REQUIRE(assertion->premise);
   CHECK(assertion->premise->op == Op::Var);

@@ -81,6 +81,8 @@ std::vector<std::string> context(cli::Command c, const std::string& option) {
       if (option == "target" || option == "max-executions")
         return {"testgen", shared("abs_compositional.tdm"), "--entry", "testAbs",
                 "--compositional"};
+      if (option == "max-interrupts")
+        return {"testgen", shared("deposit.tdm"), "--entry", "Deposit", "--guide", "may-must"};
       return {"testgen", foo, "--entry", "foo"};
     case C::Run:
       if (option == "entry") return {"run", foo, "--args", "2,0"};

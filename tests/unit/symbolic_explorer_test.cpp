@@ -198,20 +198,6 @@ proc h(x: int) { if (x * x == 49 && x > 0) { S: assert x != 7; } }
   }
 }
 
-TEST_CASE("symbolic: options of test-generation modes not built yet do not exist") {
-  // --guide comes with its feature (CLI.md); until then it is an unknown option, not a flag that
-  // is accepted and ignored.
-  for (const char* flag : {"--guide"}) {
-    CAPTURE(flag);
-    std::vector<std::string> args{"tandem", "testgen", "t.tdm", "--entry", "f", flag, "x"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    std::ostringstream out, err;
-    CHECK(cli::run(static_cast<int>(argv.size()), argv.data(), out, err) == 2);
-    CHECK(err.str().find("unknown option") != std::string::npos);
-  }
-}
-
 TEST_CASE("symbolic: an unknown answer is never a proof") {
   auto p = loadText("proc f(a: int) { if (a > 0) { A: skip; } }\n");
   exec::NativeRegistry natives;

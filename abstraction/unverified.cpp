@@ -1,0 +1,308 @@
+#include "abstraction/unverified.h"
+
+#include <algorithm>
+#include <map>
+
+#include "abstraction/bool_fn.h"
+
+namespace tandem::abstraction {
+
+const char* guideName(Guide g) {
+  switch (g) {
+    case Guide::Ignore:
+      return "ignore";
+    case Guide::None:
+      return "none";
+    case Guide::May:
+      return "may";
+    case Guide::Must:
+      return "must";
+    case Guide::MayMust:
+      return "may-must";
+  }
+  return "?";
+}
+
+std::optional<Guide> parseGuide(std::string_view name) {
+  for (Guide g : {Guide::Ignore, Guide::None, Guide::May, Guide::Must, Guide::MayMust})
+    if (name == guideName(g)) return g;
+  return std::nullopt;
+}
+
+namespace {
+
+// Constant propagation's value of one id at a location.
+enum class Known : uint8_t { Unreached, True, False, Unknown };
+
+Known join(Known a, Known b) {
+  if (a == Known::Unreached) return b;
+  if (b == Known::Unreached || a == b) return a;
+  return Known::Unknown;
+}
+
+// The boolean program of one procedure and its analyses.
+class Procedure {
+ public:
+  Procedure(const ir::Program& p, ir::CfaId c) : p_(p), c_(p.cfas[c]) {
+    for (ir::LocId l : c_.locs)
+      for (ir::EdgeId e : p_.locs[l].out) {
+        const ir::Edge& edge = p_.edges[e];
+        if (edge.kind == ir::EdgeKind::Assumed) idOf(edge.assumedId);
+        if (edge.kind == ir::EdgeKind::Assert && edge.premise) collectIds(edge.premise);
+      }
+  }
+
+  bool tooMany() const { return ids_.size() > BoolFn::kMaxIds; }
+  size_t idCount() const { return ids_.size(); }
+
+  // One round of both backward analyses, given the callees' constants; true if they changed.
+  bool analyse(const std::vector<bool>& verifiedAll, const std::vector<bool>& mustAll) {
+    const uint32_t n = static_cast<uint32_t>(ids_.size());
+    if (wp_.empty()) {
+      for (ir::LocId l : c_.locs) {
+        wp_.emplace(l, BoolFn::constant(n, true));     // greatest fixpoint: from true
+        must_.emplace(l, BoolFn::constant(n, false));  // least fixpoint: from false
+      }
+    }
+    const BoolFn top = BoolFn::constant(n, true), bottom = BoolFn::constant(n, false);
+    bool changed = false, round = true;
+    while (round) {
+      round = false;
+      for (auto it = c_.locs.rbegin(); it != c_.locs.rend(); ++it) {
+        const ir::LocId l = *it;
+        const std::vector<ir::EdgeId>& out = p_.locs[l].out;
+        BoolFn w = BoolFn::constant(n, true);
+        BoolFn m = BoolFn::constant(n, !out.empty());
+        for (ir::EdgeId e : out) {
+          const ir::Edge& edge = p_.edges[e];
+          const BoolFn& wq = edge.to == ir::kNone ? top : wp_.at(edge.to);
+          const BoolFn& mq = edge.to == ir::kNone ? bottom : must_.at(edge.to);
+          w = w & wpEdge(edge, wq, verifiedAll);
+          m = m & mustEdge(edge, mq, mustAll);
+        }
+        if (!(w == wp_.at(l))) {
+          wp_.at(l) = w;
+          round = changed = true;
+        }
+        if (!(m == must_.at(l))) {
+          must_.at(l) = m;
+          round = changed = true;
+        }
+      }
+    }
+    return changed;
+  }
+
+  // On entry every id is true.
+  bool verifiedOnEntry() const { return wp_.at(c_.entry).restrict(allTrue()).isConstant(true); }
+  bool mustOnEntry() const { return must_.at(c_.entry).restrict(allTrue()).isConstant(true); }
+
+  // The conditions kept at the selected locations (ICSE'16 §3.4), simplified by the constants.
+  void conditions(ExprManager& em, UnverifiedConditions& out) const {
+    const std::map<ir::LocId, std::vector<std::optional<bool>>> known = constants();
+    std::map<ir::LocId, std::vector<ir::EdgeId>> in;
+    for (ir::LocId l : c_.locs)
+      for (ir::EdgeId e : p_.locs[l].out)
+        if (p_.edges[e].to != ir::kNone) in[p_.edges[e].to].push_back(e);
+    auto selected = [&](ir::LocId l) {
+      if (l == c_.entry || p_.locs[l].loopHead) return true;
+      for (ir::EdgeId e : in[l]) {
+        const ir::Edge& edge = p_.edges[e];
+        if (edge.kind == ir::EdgeKind::Assumed || p_.locs[edge.from].out.size() > 1) return true;
+      }
+      return false;
+    };
+    auto mayAt = [&](ir::LocId l) { return (~wp_.at(l)).restrict(known.at(l)); };
+    auto mustAt = [&](ir::LocId l) { return must_.at(l).restrict(known.at(l)); };
+    // A condition is a repetition when the condition at each predecessor implies it (and no
+    // `assumed` lies between): an execution arriving here was pruned or set aside already.
+    auto repeated = [&](ir::LocId l, auto condAt) {
+      const BoolFn here = condAt(l);
+      for (ir::EdgeId e : in[l]) {
+        const ir::Edge& edge = p_.edges[e];
+        if (edge.kind == ir::EdgeKind::Assumed || !known.count(edge.from)) return false;
+        if (!(condAt(edge.from) & ~here).isConstant(false)) return false;
+      }
+      return !in[l].empty();
+    };
+    for (ir::LocId l : c_.locs) {
+      if (!known.count(l) || !selected(l)) continue;
+      const BoolFn may = mayAt(l), must = mustAt(l);
+      if (!may.isConstant(true) && !repeated(l, mayAt)) out.may[l] = toExpr(em, may);
+      if (!must.isConstant(true) && !must.isConstant(false) && !repeated(l, mustAt))
+        out.must[l] = toExpr(em, must);
+    }
+  }
+
+ private:
+  uint32_t idOf(ir::VarId v) {
+    auto it = std::find(ids_.begin(), ids_.end(), v);
+    if (it != ids_.end()) return static_cast<uint32_t>(it - ids_.begin());
+    ids_.push_back(v);
+    return static_cast<uint32_t>(ids_.size() - 1);
+  }
+  uint32_t indexOf(ir::VarId v) const {
+    return static_cast<uint32_t>(std::find(ids_.begin(), ids_.end(), v) - ids_.begin());
+  }
+  void collectIds(ExprRef e) {
+    if (e->op == Op::Var) idOf(e->payload);
+    for (ExprRef k : e->kids) collectIds(k);
+  }
+  std::vector<std::optional<bool>> allTrue() const {
+    return std::vector<std::optional<bool>>(ids_.size(), true);
+  }
+
+  BoolFn premise(ExprRef e) const {
+    const uint32_t n = static_cast<uint32_t>(ids_.size());
+    switch (e->op) {
+      case Op::BoolConst:
+        return BoolFn::constant(n, e->isTrue());
+      case Op::Var:
+        return BoolFn::variable(n, indexOf(e->payload));
+      case Op::Not:
+        return ~premise(e->kid(0));
+      case Op::And:
+        return premise(e->kid(0)) & premise(e->kid(1));
+      case Op::Or:
+        return premise(e->kid(0)) | premise(e->kid(1));
+      case Op::Implies:
+        return ~premise(e->kid(0)) | premise(e->kid(1));
+      default:
+        return BoolFn::constant(n, false);
+    }
+  }
+
+  // WP(edge, q): every execution through the edge verifies what it checks, then q.
+  BoolFn wpEdge(const ir::Edge& e, const BoolFn& q, const std::vector<bool>& verifiedAll) const {
+    const uint32_t n = static_cast<uint32_t>(ids_.size());
+    switch (e.kind) {
+      case ir::EdgeKind::Assumed:  // a := a && *: for either value of the assumed fact
+        return q & q.substitute(indexOf(e.assumedId), false);
+      case ir::EdgeKind::Assert:
+        return e.premise ? premise(e.premise) & q : BoolFn::constant(n, false);
+      case ir::EdgeKind::Call:
+        return verifiedAll[e.callee] ? q : BoolFn::constant(n, false);
+      default:
+        return q;
+    }
+  }
+
+  // Must(edge, q): every execution through the edge meets an unverified assertion (here or in
+  // the callee) or goes on where q holds.
+  BoolFn mustEdge(const ir::Edge& e, const BoolFn& q, const std::vector<bool>& mustAll) const {
+    const uint32_t n = static_cast<uint32_t>(ids_.size());
+    switch (e.kind) {
+      case ir::EdgeKind::Assumed:
+        return q & q.substitute(indexOf(e.assumedId), false);
+      case ir::EdgeKind::Assert:
+        return e.premise ? ~premise(e.premise) | q : BoolFn::constant(n, true);
+      case ir::EdgeKind::Call:
+        return mustAll[e.callee] ? BoolFn::constant(n, true) : q;
+      default:
+        return q;
+    }
+  }
+
+  // Forward: each id is true on entry; an `assumed` makes a true id unknown.
+  std::map<ir::LocId, std::vector<std::optional<bool>>> constants() const {
+    std::map<ir::LocId, std::vector<Known>> k;
+    k[c_.entry] = std::vector<Known>(ids_.size(), Known::True);
+    std::vector<ir::LocId> todo{c_.entry};
+    while (!todo.empty()) {
+      const ir::LocId l = todo.back();
+      todo.pop_back();
+      for (ir::EdgeId e : p_.locs[l].out) {
+        const ir::Edge& edge = p_.edges[e];
+        if (edge.to == ir::kNone) continue;
+        std::vector<Known> next = k[l];
+        if (edge.kind == ir::EdgeKind::Assumed) {
+          Known& a = next[indexOf(edge.assumedId)];
+          if (a == Known::True) a = Known::Unknown;
+        }
+        auto [it, fresh] =
+            k.try_emplace(edge.to, std::vector<Known>(ids_.size(), Known::Unreached));
+        bool grew = fresh;
+        for (size_t i = 0; i < next.size(); ++i) {
+          const Known j = join(it->second[i], next[i]);
+          grew = grew || j != it->second[i];
+          it->second[i] = j;
+        }
+        if (grew) todo.push_back(edge.to);
+      }
+    }
+    std::map<ir::LocId, std::vector<std::optional<bool>>> out;
+    for (auto& [l, ks] : k) {
+      std::vector<std::optional<bool>> v;
+      for (Known x : ks)
+        v.push_back(x == Known::True    ? std::optional<bool>(true)
+                    : x == Known::False ? std::optional<bool>(false)
+                                        : std::nullopt);
+      out.emplace(l, std::move(v));
+    }
+    return out;
+  }
+
+  ExprRef toExpr(ExprManager& em, const BoolFn& f) const {
+    ExprRef any = em.falseExpr();
+    for (const BoolFn::Cube& cube : f.cubes()) {
+      ExprRef all = em.trueExpr();
+      for (const BoolFn::Literal& lit : cube) {
+        ExprRef v = em.var(ids_[lit.id], p_.vars[ids_[lit.id]].type);
+        all = em.mkAnd(all, lit.value ? v : em.mkNot(v));
+      }
+      any = em.mkOr(any, all);
+    }
+    return any;
+  }
+
+  const ir::Program& p_;
+  const ir::Cfa& c_;
+  std::vector<ir::VarId> ids_;
+  std::map<ir::LocId, BoolFn> wp_, must_;
+};
+
+}  // namespace
+
+UnverifiedConditions inferUnverified(const ir::Program& p) {
+  UnverifiedConditions out;
+  out.may.assign(p.locs.size(), nullptr);
+  out.must.assign(p.locs.size(), nullptr);
+  out.skipped.assign(p.cfas.size(), "");
+  std::vector<Procedure> procs;
+  for (ir::CfaId c = 0; c < p.cfas.size(); ++c) procs.emplace_back(p, c);
+  // A procedure with too many ids is not analysed: calls of it may reach an unverified
+  // assertion and need not (the conservative constants).
+  std::vector<bool> verifiedAll(p.cfas.size(), true), mustAll(p.cfas.size(), false);
+  for (ir::CfaId c = 0; c < p.cfas.size(); ++c)
+    if (procs[c].tooMany()) {
+      verifiedAll[c] = false;
+      out.skipped[c] = std::to_string(procs[c].idCount()) + " assumption ids (at most " +
+                       std::to_string(BoolFn::kMaxIds) + " are analysed)";
+    }
+  // Across calls: verifiedAll falls from true, mustAll rises from false, until both settle.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (ir::CfaId c = 0; c < p.cfas.size(); ++c) {
+      if (procs[c].tooMany()) continue;
+      procs[c].analyse(verifiedAll, mustAll);
+      const bool v = procs[c].verifiedOnEntry(), m = procs[c].mustOnEntry();
+      if (v != verifiedAll[c] || m != mustAll[c]) changed = true;
+      verifiedAll[c] = v;
+      mustAll[c] = m;
+    }
+  }
+  for (ir::CfaId c = 0; c < p.cfas.size(); ++c)
+    if (!procs[c].tooMany()) procs[c].conditions(*p.exprs, out);
+  return out;
+}
+
+symbolic::Guidance guidanceFor(const UnverifiedConditions& c, Guide guide) {
+  symbolic::Guidance g;
+  g.assumeAt.assign(c.may.size(), nullptr);
+  g.tryFirstAt.assign(c.must.size(), nullptr);
+  if (guide == Guide::May || guide == Guide::MayMust) g.assumeAt = c.may;
+  if (guide == Guide::Must || guide == Guide::MayMust) g.tryFirstAt = c.must;
+  return g;
+}
+
+}  // namespace tandem::abstraction

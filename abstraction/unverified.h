@@ -1,0 +1,46 @@
+// May- and must-unverified conditions (Christakis, Mueller, Wuestholz, ICSE'16 §3): the
+// boolean-program abstraction of every procedure (§3.1: conditions and loops nondeterministic,
+// only the assumption ids kept, `assumed e as a` as `a := a && *`, each assertion checks its
+// `verified` premise, an assertion without one is unverified, calls kept as calls) and the
+// backward analyses over it, with a fixpoint at loops and across calls:
+//   May(l)  = not WP(l, true): some execution from l may reach an assertion whose premise fails
+//             (§3.2); WP is demonic over the nondeterminism, a greatest fixpoint;
+//   Must(l) = every execution from l that ends reaches one (§3.3), a least fixpoint: per
+//             assertion `not premise or Must(after)` (Must_assert), per call whether every
+//             execution of the callee does (Must_all of the callee, a constant since the callee's
+//             ids are true on entry).
+// Both are then simplified by forward constant propagation of the ids (true on entry, unknown
+// after an `assumed`), and kept only at selected locations (the entry, each branch's first
+// location, loop heads, the location after each `assumed`) where they are not trivial (May
+// true, Must true or false) and not a repetition of the condition at the single predecessor.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mc/ir/program.h"
+#include "mc/symbolic/guidance.h"
+
+namespace tandem::abstraction {
+
+// `--guide`: ignore (UV: annotations ignored, every assertion checked), none (PV: assertions
+// `verified true` are trusted, not checked), may, must, may-must (PV plus the instrumentation).
+enum class Guide : uint8_t { Ignore, None, May, Must, MayMust };
+const char* guideName(Guide g);
+std::optional<Guide> parseGuide(std::string_view name);
+
+struct UnverifiedConditions {
+  std::vector<ExprRef> may;   // per LocId: `assume may` here (null: none)
+  std::vector<ExprRef> must;  // per LocId: `tryfirst must` here (null: none)
+  // Per CfaId: why the procedure has no conditions (empty: it has them, or needs none).
+  std::vector<std::string> skipped;
+};
+
+UnverifiedConditions inferUnverified(const ir::Program& p);
+
+// The instrumentation of `guide` (none for ignore and none).
+symbolic::Guidance guidanceFor(const UnverifiedConditions& c, Guide guide);
+
+}  // namespace tandem::abstraction

@@ -1,0 +1,241 @@
+// testgen --guide and ir --instrumented: may/must-unverified conditions inferred from
+// verification annotations, and symbolic execution guided by them (Christakis, Mueller,
+// Wuestholz, ICSE'16).
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "abstraction/bool_fn.h"
+#include "abstraction/unverified.h"
+#include "mc/cli/cli.h"
+#include "mc/ir/ir_printer.h"
+#include "mc/smt/solver_factory.h"
+#include "tests/unit/test_programs.h"
+
+using namespace tandem;
+
+namespace {
+
+using tandem::test::loadShared;
+using tandem::test::loadText;
+
+struct Run {
+  int exit = -1;
+  nlohmann::json report;
+};
+
+Run testgen(const ir::Program& p, const std::string& entry, std::optional<abstraction::Guide> g,
+            const std::string& solver = "z3", std::optional<uint64_t> maxInterrupts = {}) {
+  cli::Options o;
+  o.command = cli::Command::Testgen;
+  o.file = "t.tdm";
+  o.entry = entry;
+  o.solver = *smt::parseBackend(solver);
+  o.guide = g;
+  o.maxInterrupts = maxInterrupts;
+  o.json = true;
+  o.quiet = true;
+  std::ostringstream out, err;
+  Run r;
+  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
+  if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
+  return r;
+}
+
+// The conditions at the location of source line `line` of procedure `proc` ("" when none).
+std::string condAt(const ir::Program& p, const abstraction::UnverifiedConditions& c,
+                   const std::string& proc, uint32_t line, bool may) {
+  for (const ir::Cfa& cfa : p.cfas) {
+    if (cfa.name != proc) continue;
+    for (ir::LocId l : cfa.locs) {
+      if (p.locs[l].loc.line != line) continue;
+      ExprRef e = may ? c.may[l] : c.must[l];
+      if (e) return ir::exprToString(p, e);
+    }
+  }
+  return "";
+}
+
+using abstraction::Guide;
+
+}  // namespace
+
+TEST_CASE("guided: truth tables of assumption ids, and their cubes") {
+  using abstraction::BoolFn;
+  const BoolFn a = BoolFn::variable(2, 0), b = BoolFn::variable(2, 1);
+  CHECK((a & ~a).isConstant(false));
+  CHECK((a | ~a).isConstant(true));
+  CHECK((a & b).substitute(0, true) == b);
+  CHECK((a & b).substitute(1, false).isConstant(false));
+  CHECK((a | b).restrict({true, std::nullopt}).isConstant(true));
+  auto cubes = (a & ~b).cubes();
+  REQUIRE(cubes.size() == 1);
+  CHECK(cubes[0].size() == 2);
+  CHECK((a | b).cubes().size() == 2);
+  CHECK(BoolFn::constant(3, true).cubes().size() == 1);
+  CHECK(BoolFn::constant(3, true).cubes()[0].empty());
+  CHECK(BoolFn::constant(3, false).cubes().empty());
+}
+
+TEST_CASE("guided: Deposit's conditions are the paper's Figs. 4 and 5") {
+  auto p = loadShared("deposit.tdm");
+  const auto c = abstraction::inferUnverified(*p);
+  // Fig. 4: the ReviewDeposit branch is verified (a is still true there): pruned.
+  CHECK(condAt(*p, c, "Deposit", 27, true) == "false");
+  // After `assumed ... as a`: only executions where the assumption failed are unverified.
+  CHECK(condAt(*p, c, "Deposit", 30, true) == "!a");
+  // Fig. 5: and they are the ones that must reach the unverified assertion.
+  CHECK(condAt(*p, c, "Deposit", 30, false) == "!a");
+  // The entry and the else-branch carry none (May is true there: trivial), nor does the join
+  // before the assertion (every predecessor's condition implies its own).
+  CHECK(condAt(*p, c, "Deposit", 26, true).empty());
+  CHECK(condAt(*p, c, "Deposit", 29, true).empty());
+  CHECK(condAt(*p, c, "Deposit", 35, true).empty());
+  CHECK(condAt(*p, c, "Deposit", 35, false).empty());
+}
+
+TEST_CASE("guided: loops reach a fixpoint; calls carry their callee's verdict") {
+  auto p = loadText(R"(
+var g: int;
+proc Bad(x: int) {
+  assert x > 0;
+}
+proc Good(x: int) {
+  assert x == x verified true;
+}
+proc Loop(n: int) {
+  var i: int = 0;
+  while (i < n) {
+    assumed i < 100 as a;
+    i := i + 1;
+  }
+  assert i >= 0 verified a;
+}
+proc Calls(c: int) {
+  if (c > 0) {
+    call Bad(c);
+  } else {
+    call Good(c);
+  }
+}
+)");
+  const auto c = abstraction::inferUnverified(*p);
+  // In the loop every execution may run the body again and meet the `assumed` (the fixpoint
+  // says May is true there); leaving it, a (true on entry, unknown after the body) decides.
+  CHECK(condAt(*p, c, "Loop", 11, true).empty());
+  CHECK(condAt(*p, c, "Loop", 13, true).empty());
+  CHECK(condAt(*p, c, "Loop", 15, true) == "!a");
+  // Bad has an assertion without a premise: unverified; a call of it must be unverified.
+  CHECK(condAt(*p, c, "Bad", 4, true).empty());  // May true: nothing to prune
+  CHECK(condAt(*p, c, "Good", 7, true) == "false");
+  CHECK(condAt(*p, c, "Calls", 21, true) == "false");  // the Good branch is pruned
+  CHECK(condAt(*p, c, "Calls", 19, true).empty());
+  for (const char* solver : {"z3", "cvc5"}) {
+    CAPTURE(solver);
+    auto may = testgen(*p, "Calls", Guide::May, solver);
+    CHECK(may.report["stats"]["tests"] == 1);
+    CHECK(may.report["stats"]["pruned"] == 1);
+    CHECK(may.report["stats"]["non_redundant_tests"] == 1);
+    auto none = testgen(*p, "Calls", Guide::None, solver);
+    CHECK(none.report["stats"]["tests"] == 2);  // Bad (its assertion holds there) and Good
+    CHECK(none.report["stats"]["redundant_tests"] == 1);
+  }
+}
+
+TEST_CASE("guided: Deposit tests, counted as the paper counts them") {
+  auto p = loadShared("deposit.tdm");
+  for (const char* solver : {"z3", "cvc5"}) {
+    CAPTURE(solver);
+    auto uv = testgen(*p, "Deposit", Guide::Ignore, solver);
+    CHECK(uv.exit == 1);
+    CHECK(uv.report["guide"] == "ignore");
+    CHECK(uv.report["stats"]["tests"] == 4);
+    CHECK(uv.report["stats"]["non_redundant_tests"] == 1);
+    CHECK(uv.report["stats"]["redundant_tests"] == 3);
+    CHECK(uv.report["stats"]["failing"] == 1);
+    auto mm = testgen(*p, "Deposit", Guide::MayMust, solver);
+    CHECK(mm.exit == 1);
+    CHECK(mm.report["error"]["kind"] == "assert");
+    CHECK(mm.report["stats"]["tests"] == 1);
+    CHECK(mm.report["stats"]["non_redundant_tests"] == 1);
+    CHECK(mm.report["stats"]["pruned"] >= 1);
+    // MUST alone keeps every test but runs the unverified execution first: the others were set
+    // aside at the `tryfirst`.
+    auto must = testgen(*p, "Deposit", Guide::Must, solver);
+    CHECK(must.report["stats"]["tests"] == 4);
+    CHECK(must.report["stats"]["interrupts"] == 1);
+    CHECK(must.report["tests"][0]["result"] == "error");
+    auto none = testgen(*p, "Deposit", Guide::Must, solver, 0);
+    CHECK(none.report["stats"]["interrupts"] == 0);
+  }
+  // Without --guide the report has no guidance counts.
+  auto plain = testgen(*p, "Deposit", std::nullopt);
+  CHECK_FALSE(plain.report.contains("guide"));
+  CHECK_FALSE(plain.report["stats"].contains("non_redundant_tests"));
+}
+
+TEST_CASE("guided: PV trusts assertions verified true; UV checks them") {
+  auto p = loadText(R"(
+proc f(x: int) {
+  assert x != 3 verified true;
+}
+)");
+  // The annotation is wrong: UV (annotations ignored) finds it, PV does not test it.
+  CHECK(testgen(*p, "f", Guide::Ignore).exit == 1);
+  auto pv = testgen(*p, "f", Guide::None);
+  CHECK(pv.exit == 0);
+  CHECK(pv.report["stats"]["failing"] == 0);
+}
+
+namespace {
+
+Run prove(const ir::Program& p, const std::string& entry) {
+  cli::Options o;
+  o.command = cli::Command::Prove;
+  o.file = "t.tdm";
+  o.entry = entry;
+  o.json = true;
+  o.quiet = true;
+  std::ostringstream out, err;
+  Run r;
+  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
+  if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("prove: old() past a call, with default predicates over old()") {
+  // Deposit's assertion needs old(): states fabricated after the call keep old(balance) apart
+  // from balance, related by the predicate balance >= old(balance) (and its precondition through
+  // the assignment, which leaves old() alone).
+  auto ok = loadText(R"(
+var balance: int;
+proc Review(a: int) { skip; }
+proc Deposit(amount: int) {
+  if (amount <= 0) {
+    call Review(amount);
+  } else {
+    balance := balance + amount;
+  }
+  assert balance >= old(balance);
+}
+)");
+  auto r = prove(*ok, "Deposit");
+  CHECK(r.exit == 0);
+  CHECK(r.report["verdict"] == "proved");
+  auto bad = loadText(R"(
+var balance: int;
+proc Review(a: int) { skip; }
+proc Deposit(amount: int) {
+  call Review(amount);
+  balance := balance + amount;
+  assert balance >= old(balance);
+}
+)");
+  auto e = prove(*bad, "Deposit");
+  CHECK(e.exit == 1);
+  CHECK(e.report["verdict"] == "error");
+}
