@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "abstraction/bool_fn.h"
+#include "mc/ir/edge_exprs.h"
 
 namespace tandem::abstraction {
 
@@ -31,6 +33,40 @@ std::optional<Guide> parseGuide(std::string_view name) {
 
 namespace {
 
+// Whether evaluating `e` may raise a tracked implicit error: no annotation speaks for those
+// checks, so an edge that makes one is an unverified assertion of the boolean program.
+bool mayRaise(ExprRef e, const std::array<bool, ir::kErrorKinds>& tracked) {
+  auto on = [&](ir::ErrorKind k) { return tracked[static_cast<size_t>(k)]; };
+  switch (e->op) {
+    case Op::Div:
+    case Op::Mod:
+      if (on(ir::ErrorKind::DivByZero) &&
+          !(e->kid(1)->op == Op::IntConst && e->kid(1)->value != BigInt(0)))
+        return true;
+      break;
+    case Op::Select: {
+      const TypeRef arr = e->kid(0)->type;
+      const ExprRef i = e->kid(1);
+      const bool inRange = i->op == Op::IntConst && arr && arr->isFixedArray() &&
+                           i->value >= BigInt(0) && i->value < BigInt(arr->length);
+      if (on(ir::ErrorKind::IndexOutOfBounds) && !inRange) return true;
+      break;
+    }
+    case Op::Deref:
+    case Op::Field:
+      if (on(ir::ErrorKind::NullDeref)) return true;
+      break;
+    case Op::NewArray:
+      if (on(ir::ErrorKind::NegativeSize) && e->kid(0)->op != Op::IntConst) return true;
+      break;
+    default:
+      break;
+  }
+  for (ExprRef k : e->kids)
+    if (mayRaise(k, tracked)) return true;
+  return false;
+}
+
 // Constant propagation's value of one id at a location.
 enum class Known : uint8_t { Unreached, True, False, Unknown };
 
@@ -43,12 +79,16 @@ Known join(Known a, Known b) {
 // The boolean program of one procedure and its analyses.
 class Procedure {
  public:
-  Procedure(const ir::Program& p, ir::CfaId c) : p_(p), c_(p.cfas[c]) {
+  Procedure(const ir::Program& p, ir::CfaId c, const std::array<bool, ir::kErrorKinds>& tracked)
+      : p_(p), c_(p.cfas[c]) {
     for (ir::LocId l : c_.locs)
       for (ir::EdgeId e : p_.locs[l].out) {
         const ir::Edge& edge = p_.edges[e];
         if (edge.kind == ir::EdgeKind::Assumed) idOf(edge.assumedId);
         if (edge.kind == ir::EdgeKind::Assert && edge.premise) collectIds(edge.premise);
+        bool raises = false;
+        ir::forEachExpr(edge, [&](ExprRef x) { raises = raises || mayRaise(x, tracked); });
+        if (raises) raising_.insert(e);
       }
   }
 
@@ -175,6 +215,7 @@ class Procedure {
   // WP(edge, q): every execution through the edge verifies what it checks, then q.
   BoolFn wpEdge(const ir::Edge& e, const BoolFn& q, const std::vector<bool>& verifiedAll) const {
     const uint32_t n = static_cast<uint32_t>(ids_.size());
+    if (raises(e)) return BoolFn::constant(n, false);
     switch (e.kind) {
       case ir::EdgeKind::Assumed:  // a := a && *: for either value of the assumed fact
         return q & q.substitute(indexOf(e.assumedId), false);
@@ -191,6 +232,7 @@ class Procedure {
   // the callee) or goes on where q holds.
   BoolFn mustEdge(const ir::Edge& e, const BoolFn& q, const std::vector<bool>& mustAll) const {
     const uint32_t n = static_cast<uint32_t>(ids_.size());
+    if (raises(e)) return BoolFn::constant(n, true);
     switch (e.kind) {
       case ir::EdgeKind::Assumed:
         return q & q.substitute(indexOf(e.assumedId), false);
@@ -255,21 +297,27 @@ class Procedure {
     return any;
   }
 
+  bool raises(const ir::Edge& e) const {
+    return raising_.count(static_cast<ir::EdgeId>(&e - p_.edges.data())) > 0;
+  }
+
   const ir::Program& p_;
   const ir::Cfa& c_;
   std::vector<ir::VarId> ids_;
+  std::set<ir::EdgeId> raising_;  // edges whose evaluation may raise a tracked implicit error
   std::map<ir::LocId, BoolFn> wp_, must_;
 };
 
 }  // namespace
 
-UnverifiedConditions inferUnverified(const ir::Program& p) {
+UnverifiedConditions inferUnverified(const ir::Program& p,
+                                     const std::array<bool, ir::kErrorKinds>& tracked) {
   UnverifiedConditions out;
   out.may.assign(p.locs.size(), nullptr);
   out.must.assign(p.locs.size(), nullptr);
   out.skipped.assign(p.cfas.size(), "");
   std::vector<Procedure> procs;
-  for (ir::CfaId c = 0; c < p.cfas.size(); ++c) procs.emplace_back(p, c);
+  for (ir::CfaId c = 0; c < p.cfas.size(); ++c) procs.emplace_back(p, c, tracked);
   // A procedure with too many ids is not analysed: calls of it may reach an unverified
   // assertion and need not (the conservative constants).
   std::vector<bool> verifiedAll(p.cfas.size(), true), mustAll(p.cfas.size(), false);

@@ -15,6 +15,7 @@
 // true, Must true or false) and not a repetition of the condition at the single predecessor.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,7 +39,11 @@ struct UnverifiedConditions {
   std::vector<std::string> skipped;
 };
 
-UnverifiedConditions inferUnverified(const ir::Program& p);
+// Assertions are checked by their premise; an edge whose evaluation may raise an implicit
+// error of a `tracked` kind (division, indexing, dereference, `new`) is an unverified
+// assertion: no annotation speaks for those checks (`--check assert` leaves them out).
+UnverifiedConditions inferUnverified(const ir::Program& p,
+                                     const std::array<bool, ir::kErrorKinds>& tracked);
 
 // The instrumentation of `guide` (none for ignore and none).
 symbolic::Guidance guidanceFor(const UnverifiedConditions& c, Guide guide);

@@ -7,6 +7,7 @@
 #include "abstraction/auto_predicates.h"
 #include "engine/api.h"
 #include "engine/load.h"
+#include "engine/prove_annotate.h"
 #include "engine/prove_errors.h"
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
@@ -279,6 +280,15 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   if (usesDefaultPredicates(p, r)) rep.extra["default_predicates"] = predicatesJson(p, defaults);
   rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
   if (!r.dot.empty()) writeDot(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));
+  if (!r.annotate.empty()) {
+    rep.extra["annotations"] = annotateAssertions(p, r, rb.budget);
+    rep.extra["annotated_file"] = r.annotate;
+    // Stopped while annotating: the file says `verified false` where no proof ran.
+    if (rb.budget.pollNow() && rep.verdict == Verdict::Proved) {
+      rep.verdict = Verdict::Unknown;
+      rep.reason = rb.budget.stopped()->reason + " (while annotating)";
+    }
+  }
   return rep;
 }
 

@@ -123,6 +123,13 @@ void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
          << "\n    " << e["triage"].get<std::string>() << "\n";
     }
   }
+  if (r.extra.contains("annotations")) {  // --annotate
+    os << "annotations written to " << r.extra["annotated_file"].get<std::string>() << ":\n";
+    for (const json& a : r.extra["annotations"])
+      os << "  line " << num(a["line"]) << ": " << a["assertion"].get<std::string>() << " -> "
+         << a["result"].get<std::string>() << " (verified " << a["premise"].get<std::string>()
+         << ")\n";
+  }
   os << num(st["abstract_states"]) << " abstract states, " << num(st["fabricated_states"])
      << " fabricated states, " << num(st["solver_queries"]) << " solver queries, "
      << num(st["executions"]) << " executions, " << num(st["states"]) << " concrete states, "

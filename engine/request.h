@@ -78,6 +78,7 @@ struct ProveRequest : Request {
   bool checkProof = false;
   std::string dot;  // write the abstract state graph
   fabricate::TriageOptions triage;
+  std::string annotate;  // --annotate OUT.tdm (engine/prove_annotate.h)
 };
 
 // testgen: the symbolic executor in a --solving mode, or the dynamic symbolic execution loop

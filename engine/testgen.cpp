@@ -50,7 +50,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   // conditions its annotations give; every mode but `ignore` trusts assertions verified true.
   symbolic::Guidance guidance;
   if (r.guide) {
-    guidance = abstraction::guidanceFor(abstraction::inferUnverified(p), *r.guide);
+    guidance = abstraction::guidanceFor(abstraction::inferUnverified(p, r.tracked), *r.guide);
     guidance.maxInterrupts = r.maxInterrupts;
   }
   auto run = exploreSymbolic(p, r, entry, r.solving, r.mixed, std::nullopt, /*stopAtError=*/false,

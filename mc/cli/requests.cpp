@@ -1,6 +1,7 @@
 #include "mc/cli/requests.h"
 
 #include "engine/report.h"
+#include "mc/dve/import.h"
 
 namespace tandem::cli {
 
@@ -96,6 +97,11 @@ engine::ProveRequest proveRequest(const Options& o, const Streams& s) {
   r.stall = o.stall;
   r.executeBound = o.executeBound;
   r.predicatesFile = o.predicatesFile;
+  r.annotate = o.annotate;
+  if (!r.annotate.empty() && !r.cls.empty())
+    throw engine::usageError("--annotate does not apply to prove --class");
+  if (!r.annotate.empty() && isDvePath(o.file))
+    throw engine::usageError("--annotate writes .tdm files: " + o.file + " is a DVE model");
   r.engine = o.engine;
   r.checkProof = o.checkProof;
   r.dot = o.dot;

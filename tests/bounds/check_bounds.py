@@ -40,6 +40,7 @@ COMMANDS = [
     ("testgen mixed", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "mixed"], 10000, 6100),
     ("testgen exe", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "exe"], 10000, 6100),
     ("testgen dart", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "dart"], 10000, 6100),
+    ("testgen guided", ["testgen", model("paths.tdm"), "--entry", "walk", "--guide", "may-must"], 10000, 6100),
     ("testgen dse", ["testgen", model("paths.tdm"), "--entry", "walk", "--dse"], 10000, 6100),
     ("testgen compositional", ["testgen", model("calls.tdm"), "--entry", "walk", "--compositional"], 10000, 6100),
     ("run", ["run", model("grows.tdm"), "--steps", "100000000"], 1000, 1000),

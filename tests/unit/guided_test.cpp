@@ -3,7 +3,11 @@
 // Wuestholz, ICSE'16).
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -81,7 +85,7 @@ TEST_CASE("guided: truth tables of assumption ids, and their cubes") {
 
 TEST_CASE("guided: Deposit's conditions are the paper's Figs. 4 and 5") {
   auto p = loadShared("deposit.tdm");
-  const auto c = abstraction::inferUnverified(*p);
+  const auto c = abstraction::inferUnverified(*p, ir::allErrorKinds());
   // Fig. 4: the ReviewDeposit branch is verified (a is still true there): pruned.
   CHECK(condAt(*p, c, "Deposit", 27, true) == "false");
   // After `assumed ... as a`: only executions where the assumption failed are unverified.
@@ -121,7 +125,7 @@ proc Calls(c: int) {
   }
 }
 )");
-  const auto c = abstraction::inferUnverified(*p);
+  const auto c = abstraction::inferUnverified(*p, ir::allErrorKinds());
   // In the loop every execution may run the body again and meet the `assumed` (the fixpoint
   // says May is true there); leaving it, a (true on entry, unknown after the body) decides.
   CHECK(condAt(*p, c, "Loop", 11, true).empty());
@@ -238,4 +242,99 @@ proc Deposit(amount: int) {
   auto e = prove(*bad, "Deposit");
   CHECK(e.exit == 1);
   CHECK(e.report["verdict"] == "error");
+}
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("prove --annotate: Tandem's own partial proof guides testgen to the overflow") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("tandem_annotate_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string in = (dir / "deposit.tdm").string(), out = (dir / "annotated.tdm").string();
+  // Deposit without annotations, and an assertion that holds; a helper with one that no
+  // assumption saves (not called: it is not annotated).
+  std::ofstream(in) << R"(var balance: i32;
+proc Other(x: int) {
+  assert x != 7;
+}
+proc ReviewDeposit(amount: i32) { skip; }
+proc Deposit(amount: i32) {
+  assert amount == amount;
+  if (amount <= 0 || 50000 < amount) {
+    call ReviewDeposit(amount);
+  } else {
+    balance := balance + amount;  // the overflow
+  }
+  assert balance >= old(balance);
+}
+)";
+  cli::Options o;
+  o.command = cli::Command::Prove;
+  o.file = in;
+  o.entry = "Deposit";
+  o.annotate = out;
+  o.json = true;
+  o.quiet = true;
+  auto p = test::loadText(slurp(in));
+  std::ostringstream sout, serr;
+  CHECK(cli::execute(o, *p, sout, serr) == 1);  // the overflow is a real error
+  auto rep = nlohmann::json::parse(sout.str());
+  REQUIRE(rep["annotations"].size() == 2);
+  CHECK(rep["annotations"][0]["result"] == "verified");
+  CHECK(rep["annotations"][1]["result"] == "assumed");
+  const std::string text = slurp(out);
+  CHECK(text.find("assert amount == amount verified true;") != std::string::npos);
+  CHECK(text.find("    assumed no_overflow_add(balance, amount) as a1;") != std::string::npos);
+  CHECK(text.find("assert balance >= old(balance) verified a1;") != std::string::npos);
+  CHECK(text.find("assert x != 7;") != std::string::npos);
+  CHECK(text.find("// the overflow") != std::string::npos);  // comments stay
+  // testgen on the annotated file: the ReviewDeposit branch is pruned, the overflow found.
+  auto annotated = test::loadText(text);
+  auto guided = testgen(*annotated, "Deposit", Guide::MayMust);
+  CHECK(guided.exit == 1);
+  CHECK(guided.report["stats"]["tests"] <= 3);
+  auto plain = testgen(*annotated, "Deposit", Guide::Ignore);
+  CHECK(guided.report["stats"]["tests"] < plain.report["stats"]["tests"]);
+  // Run from Other, its assertion is unverified: `verified false`.
+  o.entry = "Other";
+  std::ostringstream out2;
+  CHECK(cli::execute(o, *p, out2, serr) == 1);
+  CHECK(slurp(out).find("assert x != 7 verified false;") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("guided: implicit checks are unverified unless --check leaves them out") {
+  // No annotation speaks for the division: with it tracked, the branch that divides is not
+  // pruned, and its error is found; with --check assert it is, and the verified branch too.
+  auto p = loadText(R"(
+proc f(x: int, d: int) {
+  var y: int = 0;
+  if (x > 0) {
+    y := x / d;
+  }
+  assert y == y verified true;
+}
+)");
+  auto all = abstraction::inferUnverified(*p, ir::allErrorKinds());
+  CHECK(condAt(*p, all, "f", 5, true).empty());     // the division: may be unverified
+  CHECK(condAt(*p, all, "f", 7, true) == "false");  // the other branch: verified
+  std::array<bool, ir::kErrorKinds> onlyAsserts{};
+  onlyAsserts[static_cast<size_t>(ir::ErrorKind::Assert)] = true;
+  auto asserts = abstraction::inferUnverified(*p, onlyAsserts);
+  CHECK(condAt(*p, asserts, "f", 4, true) == "false");  // everything verified from the entry
+  auto may = testgen(*p, "f", Guide::May);
+  CHECK(may.exit == 1);
+  CHECK(may.report["error"]["kind"] == "div-by-zero");
+  // Pruned: the branch without the division, and the rest once the division went through.
+  CHECK(may.report["stats"]["pruned"] == 2);
+  CHECK(may.report["stats"]["tests"] == 1);
 }
