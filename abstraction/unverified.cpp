@@ -344,6 +344,17 @@ UnverifiedConditions inferUnverified(const ir::Program& p,
   return out;
 }
 
+std::vector<bool> implicitCheckEdges(const ir::Program& p,
+                                     const std::array<bool, ir::kErrorKinds>& tracked) {
+  std::vector<bool> out(p.edges.size(), false);
+  for (ir::EdgeId e = 0; e < p.edges.size(); ++e) {
+    bool raises = false;
+    ir::forEachExpr(p.edges[e], [&](ExprRef x) { raises = raises || mayRaise(x, tracked); });
+    out[e] = raises;
+  }
+  return out;
+}
+
 symbolic::Guidance guidanceFor(const UnverifiedConditions& c, Guide guide) {
   symbolic::Guidance g;
   g.assumeAt.assign(c.may.size(), nullptr);

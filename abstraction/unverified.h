@@ -45,6 +45,11 @@ struct UnverifiedConditions {
 UnverifiedConditions inferUnverified(const ir::Program& p,
                                      const std::array<bool, ir::kErrorKinds>& tracked);
 
+// Per EdgeId: whether evaluating the edge may raise an implicit error of a `tracked` kind (an
+// unverified check for the boolean program, and for counting tests).
+std::vector<bool> implicitCheckEdges(const ir::Program& p,
+                                     const std::array<bool, ir::kErrorKinds>& tracked);
+
 // The instrumentation of `guide` (none for ignore and none).
 symbolic::Guidance guidanceFor(const UnverifiedConditions& c, Guide guide);
 

@@ -337,4 +337,8 @@ proc f(x: int, d: int) {
   // Pruned: the branch without the division, and the rest once the division went through.
   CHECK(may.report["stats"]["pruned"] == 2);
   CHECK(may.report["stats"]["tests"] == 1);
+  // Unguided, the tests that ran the division are the non-redundant ones.
+  auto pv = testgen(*p, "f", Guide::None);
+  CHECK(pv.report["stats"]["tests"] == 3);
+  CHECK(pv.report["stats"]["non_redundant_tests"] == 2);
 }
