@@ -135,7 +135,7 @@ std::vector<OptionSpec> buildTable() {
     {"guide", 0, V::Choice, "MODE", "", "testgen: guidance by verification annotations (Christakis, Mueller, Wuestholz, ICSE'16; docs/guided.md): ignore (annotations ignored), none (assertions verified true not checked), may (prune verified executions), must (unverified executions first), may-must", kTestgen,
      names({abstraction::Guide::Ignore, abstraction::Guide::None, abstraction::Guide::May, abstraction::Guide::Must, abstraction::Guide::MayMust}, &abstraction::guideName), parsed(&Options::guide, parseGuide)},
     {"max-interrupts", 0, V::Natural, "N", "4", "--guide must, may-must: executions a `tryfirst` may set aside", kTestgen, {}, to(&Options::maxInterrupts)},
-    {"annotate", 0, V::Text, "OUT.tdm", "", "prove: write the program with `assumed`/`verified` annotations from Tandem's own partial proof, for testgen --guide (docs/guided.md)", kProve, {}, to(&Options::annotate)},
+    {"annotate", 0, V::Text, "OUT.tdm", "", "prove: write the program with `assumed`/`verified` annotations from Tandem's own partial proof, for guided testgen (docs/guided.md)", kProve, {}, to(&Options::annotate)},
     {"instrumented", 0, V::Flag, "", "", "ir: show the may/must-unverified conditions inferred at each location (docs/guided.md)", kIr, {}, to(&Options::instrumented)},
     {"tests-out", 0, V::Text, "FILE", "", "write the tests to FILE (testgen: JSON; cover: `test f(...)` declarations)", kTestgen | kCover, {}, to(&Options::testsOut)},
     // Bounded infeasible code detection.
