@@ -54,6 +54,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     implicitChecks = abstraction::implicitCheckEdges(p, r.tracked);
     guidance = abstraction::guidanceFor(abstraction::inferUnverified(p, r.tracked), *r.guide);
     guidance.maxInterrupts = r.maxInterrupts;
+    guidance.implicitChecks = implicitChecks;
   }
   auto run = exploreSymbolic(p, r, entry, r.solving, r.mixed, std::nullopt, /*stopAtError=*/false,
                              r.guide ? &guidance : nullptr,

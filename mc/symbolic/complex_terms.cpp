@@ -6,9 +6,23 @@
 
 namespace tandem::symbolic {
 
+namespace {
+
+// Mixed solving evaluates a complex term on values of its symbols, which are scalars: a term
+// that reads an array symbol stays with the solver (found by the ICSE'16 benchmark: `a[0] * n`
+// pinned the array to an integer, and both back ends refused the query).
+bool readsArray(ExprRef e) {
+  if (e->op == Op::Symbol && e->type && e->type->kind == TypeKind::Array) return true;
+  for (ExprRef k : e->kids)
+    if (readsArray(k)) return true;
+  return false;
+}
+
+}  // namespace
+
 bool isNonLinear(ExprRef e) {
   if (e->op != Op::Mul && e->op != Op::Div && e->op != Op::Mod) return false;
-  return e->kids.size() == 2 && !e->kid(0)->isConst() && !e->kid(1)->isConst();
+  return e->kids.size() == 2 && !e->kid(0)->isConst() && !e->kid(1)->isConst() && !readsArray(e);
 }
 
 bool isComplexTerm(ExprRef e) { return e->op == Op::Call || isNonLinear(e); }

@@ -60,6 +60,9 @@ class Explorer final : private TransferPolicy, private search::SearchVisitor {
   // --guide: `assume May` and `tryfirst Must` where `s` arrives in the entry's frame. False when
   // the path does not go on now (pruned, infeasible, or set aside until the others are done).
   bool guide(SymState& s);
+  // --guide: `s` took edge `id`; an assertion without its premise or an implicit check makes the
+  // execution unverified (SymState::unverified).
+  void noteUnverified(SymState& s, ir::EdgeId id);
   void returned(const SymState& s, ir::EdgeId id) override;
   // Constraints the concretizer made (EXE's pins) join the path condition.
   void absorb(SymState& s) override;

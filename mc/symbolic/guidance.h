@@ -20,6 +20,10 @@ struct Guidance {
   // Executions interrupted at a `tryfirst` (set aside until the others are done); after this
   // many, `tryfirst` no longer interrupts (the paper's default is 4 per unit).
   uint32_t maxInterrupts = 4;
+  // Per EdgeId: the edge may raise a tracked implicit error, which no annotation covers. With the
+  // assertions whose premise fails, such an edge makes the execution unverified: it is never
+  // pruned after that (it is a non-redundant test whatever follows).
+  std::vector<bool> implicitChecks;
 };
 
 struct GuidanceStats {

@@ -157,6 +157,9 @@ struct SymState {
   uint32_t depth = 0;  // steps taken
   // Set aside by a `tryfirst` of --guide and explored later: no `tryfirst` interrupts it again.
   bool resumed = false;
+  // --guide: when the execution so far ran an assertion without its premise, or an implicit
+  // check (null: never).
+  ExprRef unverified = nullptr;
   // During a rendezvous step only: the values sent, which the receiver's guard and assignments
   // read (Op::Received).
   std::vector<SymValue> message;

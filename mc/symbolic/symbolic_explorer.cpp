@@ -100,9 +100,26 @@ void Explorer::absorb(SymState& s) {
   for (ExprRef c : concretizer_->takeConstraints()) s.pathCond.push_back(c);
 }
 
-void Explorer::successor(SymState&& s, ir::EdgeId) {
+void Explorer::successor(SymState&& s, ir::EdgeId id) {
+  if (o_.guidance) noteUnverified(s, id);
   if (!invariantsHold(s, false) || !guide(s)) return;
   queue(std::make_unique<SymState>(std::move(s)));
+}
+
+void Explorer::noteUnverified(SymState& s, ir::EdgeId id) {
+  const ir::Edge& e = p_.edges[id];
+  ExprRef now = nullptr;
+  if (id < o_.guidance->implicitChecks.size() && o_.guidance->implicitChecks[id]) {
+    now = em_.trueExpr();
+  } else if (e.kind == ir::EdgeKind::Assert) {
+    if (!e.premise) {
+      now = em_.trueExpr();
+    } else {  // the assertion leaves its frame on top and the premise's names as they were
+      std::vector<Obligation> obls;
+      now = em_.mkNot(transfer_.evaluator().eval(e.premise, s, obls).expr);
+    }
+  }
+  if (now && !now->isFalse()) s.unverified = s.unverified ? em_.mkOr(s.unverified, now) : now;
 }
 
 bool Explorer::guide(SymState& s) {
@@ -113,14 +130,18 @@ bool Explorer::guide(SymState& s) {
     std::vector<Obligation> obls;  // none: the conditions read boolean locals
     return transfer_.evaluator().eval(cond, s, obls).expr;
   };
-  if (ExprRef may = g->assumeAt[l]) {
+  if (ExprRef may = g->assumeAt[l]; may && !(s.unverified && s.unverified->isTrue())) {
     ExprRef v = value(may);
+    if (s.unverified) v = em_.mkOr(s.unverified, v);
+    if (v->isFalse()) {
+      ++r_.guidance.pruned;
+      return false;
+    }
     if (!v->isTrue()) {
-      if (!v->isFalse()) s.pathCond.push_back(v);
-      if (v->isFalse() || !feasible(s)) {
-        ++r_.guidance.pruned;
-        return false;
-      }
+      // The executions where May fails are pruned (counted when there are some); the others go on.
+      if (check(s.pathCond, em_.mkNot(v)).isSat()) ++r_.guidance.pruned;
+      s.pathCond.push_back(v);
+      if (!feasible(s)) return false;
     }
   }
   ExprRef must = g->tryFirstAt[l];

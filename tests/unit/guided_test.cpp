@@ -180,6 +180,18 @@ TEST_CASE("guided: Deposit tests, counted as the paper counts them") {
   CHECK_FALSE(plain.report["stats"].contains("non_redundant_tests"));
 }
 
+TEST_CASE("mixed solving: a non-linear term over an array element stays with the solver") {
+  // Found by the ICSE'16 benchmark: the array was pinned to an integer and both back ends
+  // refused the query (exit 2).
+  auto p = loadText("proc F(a: int[2], n: int) { assert a[0] * n <= a[0]; }\n");
+  for (const char* solver : {"z3", "cvc5"}) {
+    CAPTURE(solver);
+    auto r = testgen(*p, "F", std::nullopt, solver);
+    CHECK(r.exit == 1);
+    CHECK(r.report["error"]["kind"] == "assert");
+  }
+}
+
 TEST_CASE("guided: PV trusts assertions verified true; UV checks them") {
   auto p = loadText(R"(
 proc f(x: int) {
@@ -334,11 +346,36 @@ proc f(x: int, d: int) {
   auto may = testgen(*p, "f", Guide::May);
   CHECK(may.exit == 1);
   CHECK(may.report["error"]["kind"] == "div-by-zero");
-  // Pruned: the branch without the division, and the rest once the division went through.
-  CHECK(may.report["stats"]["pruned"] == 2);
-  CHECK(may.report["stats"]["tests"] == 1);
+  // Pruned: the branch without the division; once the division ran, the execution is unverified
+  // whatever follows, and both its failure and its pass are tests.
+  CHECK(may.report["stats"]["pruned"] == 1);
+  CHECK(may.report["stats"]["tests"] == 2);
+  CHECK(may.report["stats"]["non_redundant_tests"] == 2);
   // Unguided, the tests that ran the division are the non-redundant ones.
   auto pv = testgen(*p, "f", Guide::None);
   CHECK(pv.report["stats"]["tests"] == 3);
   CHECK(pv.report["stats"]["non_redundant_tests"] == 2);
+}
+
+TEST_CASE("guided: an execution that ran an unverified assertion is never pruned after it") {
+  // After the assertion everything is verified (May is false there), but the
+  // executions where `a` failed passed an unverified assertion: they are kept (found by the
+  // ICSE'16 benchmark: pruning them lost non-redundant passing tests).
+  auto p = loadText(R"(
+proc g(x: int) {
+  assumed x < 100 as a;
+  assert x + 1 > x verified a;
+  if (x > 5) {
+    skip;
+  } else {
+    skip;
+  }
+}
+)");
+  auto may = testgen(*p, "g", Guide::May);
+  CHECK(may.exit == 0);
+  CHECK(may.report["stats"]["tests"] == 1);  // x >= 100, so x > 5
+  CHECK(may.report["stats"]["non_redundant_tests"] == 1);
+  // The verified executions (x < 100) are pruned where `a` is set: `assume !a` there.
+  CHECK(may.report["stats"]["pruned"] == 1);
 }
