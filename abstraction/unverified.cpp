@@ -154,24 +154,42 @@ class Procedure {
     };
     auto mayAt = [&](ir::LocId l) { return (~wp_.at(l)).restrict(known.at(l)); };
     auto mustAt = [&](ir::LocId l) { return must_.at(l).restrict(known.at(l)); };
-    // A condition is a repetition when the condition at each predecessor implies it (and no
-    // `assumed` lies between): an execution arriving here was pruned or set aside already.
-    auto repeated = [&](ir::LocId l, auto condAt) {
-      const BoolFn here = condAt(l);
-      for (ir::EdgeId e : in[l]) {
-        const ir::Edge& edge = p_.edges[e];
-        if (edge.kind == ir::EdgeKind::Assumed || !known.count(edge.from)) return false;
-        if (!(condAt(edge.from) & ~here).isConstant(false)) return false;
+    // A condition is a repetition when every way in comes from a location where the
+    // executions that go on satisfy a condition implying it (and no `assumed` lies between):
+    // one instrumented there, or true, or itself a repetition (a least fixpoint, so that a loop
+    // does not vouch for itself). The entry is never one: the run starts there.
+    auto instrument = [&](auto condAt, auto nontrivial) {
+      std::set<ir::LocId> held;  // locations whose condition holds on every execution going on
+      auto repeated = [&](ir::LocId l) {
+        if (l == c_.entry || in[l].empty()) return false;
+        const BoolFn here = condAt(l);
+        for (ir::EdgeId e : in[l]) {
+          const ir::Edge& edge = p_.edges[e];
+          if (edge.kind == ir::EdgeKind::Assumed || !held.count(edge.from)) return false;
+          if (!(condAt(edge.from) & ~here).isConstant(false)) return false;
+        }
+        return true;
+      };
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (ir::LocId l : c_.locs)
+          if (known.count(l) && !held.count(l) &&
+              (selected(l) || condAt(l).isConstant(true) || repeated(l))) {
+            held.insert(l);
+            grew = true;
+          }
       }
-      return !in[l].empty();
+      std::vector<ir::LocId> out;
+      for (ir::LocId l : c_.locs)
+        if (known.count(l) && selected(l) && nontrivial(condAt(l)) && !repeated(l))
+          out.push_back(l);
+      return out;
     };
-    for (ir::LocId l : c_.locs) {
-      if (!known.count(l) || !selected(l)) continue;
-      const BoolFn may = mayAt(l), must = mustAt(l);
-      if (!may.isConstant(true) && !repeated(l, mayAt)) out.may[l] = toExpr(em, may);
-      if (!must.isConstant(true) && !must.isConstant(false) && !repeated(l, mustAt))
-        out.must[l] = toExpr(em, must);
-    }
+    for (ir::LocId l : instrument(mayAt, [](const BoolFn& f) { return !f.isConstant(true); }))
+      out.may[l] = toExpr(em, mayAt(l));
+    for (ir::LocId l : instrument(
+             mustAt, [](const BoolFn& f) { return !f.isConstant(true) && !f.isConstant(false); }))
+      out.must[l] = toExpr(em, mustAt(l));
   }
 
  private:

@@ -379,3 +379,24 @@ proc g(x: int) {
   // The verified executions (x < 100) are pruned where `a` is set: `assume !a` there.
   CHECK(may.report["stats"]["pruned"] == 1);
 }
+
+TEST_CASE("guided: a loop at the entry does not vouch for itself") {
+  // Every assertion is verified; the entry is the loop head, whose back edge comes from a
+  // location with the same condition: the entry still gets `assume false` (found by the ICSE'16
+  // bench on a file prove --annotate wrote: 8 tests where none was needed).
+  auto p = loadText(R"(
+proc f(a: int[4]): int {
+  var i: int = 1;
+  while (i < 4) {
+    assert 0 <= i verified true;
+    i := i + 1;
+  }
+  return i;
+}
+)");
+  auto c = abstraction::inferUnverified(*p, ir::allErrorKinds());
+  CHECK(condAt(*p, c, "f", 4, true) == "false");
+  auto r = testgen(*p, "f", Guide::May);
+  CHECK(r.report["stats"]["tests"] == 0);
+  CHECK(r.report["stats"]["pruned"] == 1);
+}
