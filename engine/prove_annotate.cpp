@@ -224,7 +224,8 @@ nlohmann::json annotateAssertions(const ir::Program& p, const ProveRequest& r,
         !cfas.count(p.locs[e.from].cfa) || e.loc.line > lines.size())
       continue;
     const size_t at = offsetOf(lines, e.loc.line, e.loc.col);
-    if (text.compare(at, 6, "assert") != 0) continue;  // not an `assert` statement as written
+    // Not an `assert` statement as written (or the file changed since it was read).
+    if (at >= text.size() || text.compare(at, 6, "assert") != 0) continue;
     const auto [pb, pe] = premiseSpan(text, at);
     if (pb == std::string::npos) continue;
     nlohmann::json j{{"line", e.loc.line}, {"assertion", e.text}};
