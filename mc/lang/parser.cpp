@@ -56,8 +56,35 @@ void Parser::fail(SourceLoc loc, std::string message) {
   throw SyntaxError{};
 }
 
+// A hint for the mistakes newcomers from C, Java and Promela make most (empty: none).
+std::string Parser::hint() const {
+  const Token& t = peek();
+  const Token* prev = pos_ > 0 ? &toks_[pos_ - 1] : nullptr;
+  // `x++` stops at the second '+'; `x--` at what follows it (`-` is also a prefix).
+  auto doubled = [](const Token& a, const Token& b) {
+    return a.kind == b.kind && (a.kind == Tok::Plus || a.kind == Tok::Minus) &&
+           a.loc.line == b.loc.line && a.loc.col + 1 == b.loc.col;
+  };
+  const Token* twice = prev && doubled(*prev, t)                               ? &t
+                       : pos_ > 1 && doubled(toks_[pos_ - 2], toks_[pos_ - 1]) ? prev
+                                                                               : nullptr;
+  if (twice)
+    return "Tandem has no '" + twice->text + twice->text + "': write 'x := x " + twice->text +
+           " 1'";
+  if (t.kind == Tok::Amp && prev && prev->kind != Tok::ColonEq && prev->kind != Tok::LParen &&
+      prev->kind != Tok::Comma)
+    return "Tandem has no bitwise operators; '&&' and '||' are the logical ones";
+  if ((t.kind == Tok::KwInt || t.kind == Tok::KwBool || t.kind == Tok::KwI32 ||
+       t.kind == Tok::KwI64) &&
+      peek(1).kind == Tok::Ident)
+    return "declare a variable as 'var " + peek(1).text + ": " + t.text + " = ...;'";
+  return "";
+}
+
 void Parser::failExpected(std::string_view what) {
-  fail(peek().loc, "expected " + std::string(what) + ", found " + describe(peek()));
+  std::string message = "expected " + std::string(what) + ", found " + describe(peek());
+  if (std::string h = hint(); !h.empty()) message += " (" + h + ")";
+  fail(peek().loc, std::move(message));
 }
 
 const Token& Parser::expect(Tok t, std::string_view context) {
@@ -69,7 +96,9 @@ const Token& Parser::expect(Tok t, std::string_view context) {
 
 void Parser::expectSemi(std::string_view context) {
   if (accept(Tok::Semi)) return;
-  diags_.error(endOfPrevious(), "expected ';' after " + std::string(context));
+  std::string message = "expected ';' after " + std::string(context);
+  if (std::string h = hint(); !h.empty()) message += " (" + h + ")";
+  diags_.error(endOfPrevious(), std::move(message));
   bool newLine = pos_ > 0 && peek().loc.line > toks_[pos_ - 1].loc.line;
   if (!(newLine || at(Tok::RBrace) || at(Tok::End))) throw SyntaxError{};
 }

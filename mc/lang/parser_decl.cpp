@@ -1,4 +1,7 @@
 // Top-level and class declarations.
+#include <algorithm>
+#include <string_view>
+
 #include "mc/lang/parser_impl.h"
 
 namespace tandem::parse_detail {
@@ -50,7 +53,7 @@ void Parser::topLevelDecl(ast::Program& prog) {
     default:
       if (t.kind == Tok::Ident && t.text == "test") return testDecl(prog);
       if (atChanDecl()) return chanDecl(prog);
-      fail(t.loc, "unexpected token " + describe(t) + " at top level");
+      fail(t.loc, "unexpected token " + describe(t) + " at top level" + topLevelHint(t));
   }
 }
 
@@ -79,6 +82,26 @@ void Parser::enumDecl(ast::Program& prog) {
   expect(Tok::RBrace, "after enum members");
   accept(Tok::Semi);  // `enum E { A, B };` is accepted too
   add(prog, DK::Enum, prog.enums, std::move(d));
+}
+
+// What a newcomer probably meant by an unexpected token at top level (once per file for Promela).
+std::string Parser::topLevelHint(const Token& t) {
+  static constexpr std::string_view kPromela[] = {"bool",   "byte",  "short",   "bit",  "proctype",
+                                                  "active", "mtype", "typedef", "never"};
+  const bool promela = std::find(std::begin(kPromela), std::end(kPromela),
+                                 std::string_view(t.text)) != std::end(kPromela) ||
+                       (t.kind == Tok::Ident && t.text == "#define");
+  if (promela) {
+    if (promelaHinted_) return "";
+    promelaHinted_ = true;
+    return " (this looks like Promela; Tandem reads its own .tdm language (docs/language.md) and "
+           "BEEM .dve models)";
+  }
+  if ((t.kind == Tok::KwInt || t.kind == Tok::KwBool || t.kind == Tok::KwI32 ||
+       t.kind == Tok::KwI64) &&
+      peek(1).kind == Tok::Ident)
+    return " (declare a global as 'var " + peek(1).text + ": " + t.text + ";')";
+  return "";
 }
 
 // `var x: T [= e];` at top level or as a class field.

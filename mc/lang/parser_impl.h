@@ -55,6 +55,8 @@ class Parser {
   [[noreturn]] void fail(SourceLoc loc, std::string message);
   [[noreturn]] void failExpected(std::string_view what);
   static std::string describe(const Token& t);
+  std::string hint() const;
+  std::string topLevelHint(const Token& t);
   SourceLoc endOfPrevious() const;
 
   // --- error recovery (parser.cpp) ---
@@ -119,6 +121,7 @@ class Parser {
 
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  bool promelaHinted_ = false;  // the Promela hint is given once per file
   Diagnostics& diags_;
   int depth_ = 0;
 };

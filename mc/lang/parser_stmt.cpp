@@ -176,6 +176,19 @@ ast::StmtPtr Parser::unlabelledStatement() {
     }
     default:
       if (atChannelOp()) return channelOp();
+      if (at(Tok::Ident) && peek().text == "for" && peek(1).kind == Tok::LParen) {
+        // One error, not one per part of the header: skip it, and read the body for its own.
+        diags_.error(loc,
+                     "Tandem has no 'for' loop: write 'var i: int = 0; while (i < n) { ...; "
+                     "i := i + 1; }'");
+        advance();
+        int depth = 0;
+        do {
+          depth += at(Tok::LParen) ? 1 : at(Tok::RParen) ? -1 : 0;
+          advance();
+        } while (depth > 0 && !at(Tok::End));
+        return statement();
+      }
       if (atExpressionStart()) return assignment();
       failExpected("statement");
   }
