@@ -43,6 +43,7 @@ bool mayRaise(ExprRef e, const std::array<bool, ir::kErrorKinds>& tracked) {
       if (on(ir::ErrorKind::DivByZero) &&
           !(e->kid(1)->op == Op::IntConst && e->kid(1)->value != BigInt(0)))
         return true;
+      if (on(ir::ErrorKind::Overflow) && e->type && e->type->isBitVector()) return true;
       break;
     case Op::Select: {
       const TypeRef arr = e->kid(0)->type;
@@ -58,6 +59,13 @@ bool mayRaise(ExprRef e, const std::array<bool, ir::kErrorKinds>& tracked) {
       break;
     case Op::NewArray:
       if (on(ir::ErrorKind::NegativeSize) && e->kid(0)->op != Op::IntConst) return true;
+      break;
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Neg:
+    case Op::Abs:
+      if (on(ir::ErrorKind::Overflow) && e->type && e->type->isBitVector()) return true;
       break;
     default:
       break;

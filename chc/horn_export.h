@@ -22,7 +22,7 @@ namespace tandem::chc {
 struct HornOptions {
   ir::CfaId entry = ir::kNone;  // open systems: the entry procedure
   ir::CutpointMode cutpoints = ir::CutpointMode::Loops;
-  std::array<bool, ir::kErrorKinds> tracked = ir::allErrorKinds();
+  std::array<bool, ir::kErrorKinds> tracked = ir::defaultErrorKinds();
   // The run's budget (not owned; may be null): --max-states bounds the predicates (location
   // vectors), --max-depth their distance from the initial one, and time, memory and interrupts
   // end the export early. The clauses written so far are then an incomplete system.

@@ -5,7 +5,6 @@
 // source lines covered and those infeasible within the bound, the tests, and the first failing
 // test's trace. --prove-infeasible asks `prove` about each infeasible location (cover_prove.cpp).
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -13,6 +12,7 @@
 #include "engine/api.h"
 #include "engine/cover_prove.h"
 #include "engine/setup.h"
+#include "engine/test_suite.h"
 #include "engine/trace_steps.h"
 #include "mc/smt/smt_error.h"
 
@@ -50,23 +50,6 @@ nlohmann::json testJson(const ir::Program& p, const cover::CoverTest& t) {
                   {"line", t.replay.error->loc.line}};
   (void)p;
   return j;
-}
-
-// `test f(1, 2);` per test (its havocs and input globals cannot be given there: said in a comment).
-void writeTests(const ir::Program& p, const CoverRequest& r, ir::CfaId entry,
-                const std::vector<cover::CoverTest>& tests) {
-  std::ofstream f(r.testsOut);
-  f << "// Tests of `tandem cover --entry " << r.entry << " --unwind " << r.unwind << " --algo "
-    << cover::algoName(r.algo) << "` on " << r.file << "\n";
-  for (size_t i = 0; i < tests.size(); ++i) {
-    const cover::CoverTest& t = tests[i];
-    f << "test " << callText(p, entry, t.end.args) << ";  // " << i + 1 << ": "
-      << (t.replay.error ? "error" : "pass");
-    if (!t.end.script.empty())
-      f << " (with " << t.end.script.size() << " more inputs: havocs or input globals)";
-    f << "\n";
-  }
-  if (!f) throw inputError(r.testsOut, "cannot write " + r.testsOut);
 }
 
 }  // namespace
@@ -201,7 +184,17 @@ Report cover(ir::Program& p, const CoverRequest& r) {
     rep.stats["refinements"] = run.refinements;
   }
   addRunStats(rep.stats, rb.budget);
-  if (!r.testsOut.empty()) writeTests(p, r, entry, res.tests);
+  if (!r.testsOut.empty()) {
+    std::vector<TestDeclLine> decls;
+    for (const cover::CoverTest& t : res.tests)
+      decls.push_back(
+          {callText(p, entry, t.end.args), t.replay.error ? "error" : "pass", t.end.script.size()});
+    writeTestDecls(r.testsOut,
+                   "Tests of `tandem cover --entry " + r.entry + " --unwind " +
+                       std::to_string(r.unwind) + " --algo " + cover::algoName(r.algo) + "` on " +
+                       r.file,
+                   decls);
+  }
   return rep;
 }
 

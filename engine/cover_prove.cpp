@@ -56,6 +56,7 @@ nlohmann::json proveInfeasible(const ir::Program& p, const CoverRequest& r,
       continue;
     }
     std::unique_ptr<ir::Program> q = loadModel(r.file, {});
+    q->checkOverflow = r.tracked[static_cast<size_t>(ir::ErrorKind::Overflow)];
     makeErrorLocation(*q, l);
     ProveRequest pr;
     static_cast<Request&>(pr) = static_cast<const Request&>(r);

@@ -19,7 +19,8 @@ Report printIr(const ir::Program& p, const std::string& file, bool instrumented)
   }
   // The conditions as the paper's Figs. 4 and 5 show them: `assume May` and `tryfirst Must`
   // where a location is reached.
-  const abstraction::UnverifiedConditions c = abstraction::inferUnverified(p, ir::allErrorKinds());
+  const abstraction::UnverifiedConditions c =
+      abstraction::inferUnverified(p, ir::defaultErrorKinds());
   std::vector<std::vector<std::string>> notes(p.locs.size());
   nlohmann::json conds = nlohmann::json::array();
   uint64_t may = 0, must = 0;

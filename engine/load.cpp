@@ -28,7 +28,8 @@ void addDveInvariants(ir::Program& program, const std::vector<std::string>& inva
 }  // namespace
 
 std::unique_ptr<ir::Program> loadModel(const std::string& path,
-                                       const std::vector<std::string>& invariants) {
+                                       const std::vector<std::string>& invariants,
+                                       const std::vector<std::string>& testFiles) {
   std::ostringstream err;
   std::vector<FileDiagnostic> ds;
   auto file = readSourceFile(path, err, &ds);
@@ -36,10 +37,13 @@ std::unique_ptr<ir::Program> loadModel(const std::string& path,
   if (!isDvePath(path)) {
     FrontendOptions fo;
     fo.extraInvariants = invariants;
+    fo.testFiles = testFiles;
     auto program = loadProgram(*file, fo, err, &ds);
     if (!program) fail(ds, err.str());
     return program;
   }
+  if (!testFiles.empty())
+    throw usageError("--tests: `test` declarations apply to .tdm models, not to " + path);
   Diagnostics diags(&*file);
   auto program = importDve(*file, diags);
   if (!program) {

@@ -12,8 +12,10 @@ namespace tandem::engine {
 
 // Throws CommandError (input-error) with every diagnostic when the file cannot be read, parsed,
 // checked or lowered.
+// `testFiles`: files of `test` declarations added to the model's (check --tests).
 std::unique_ptr<ir::Program> loadModel(const std::string& path,
-                                       const std::vector<std::string>& invariants);
+                                       const std::vector<std::string>& invariants,
+                                       const std::vector<std::string>& testFiles = {});
 
 // `text` (an expression over the program's globals and process locations, as `--invariant` and
 // `--predicates` give them) resolved against the lowered program; `where` names it in

@@ -108,6 +108,7 @@ struct Attempt {
 Attempt proveAlone(const ProveRequest& r, ir::EdgeId edge, bool assumeNoOverflow,
                    const std::vector<std::string>& lines, search::Budget& budget) {
   std::unique_ptr<ir::Program> q = loadModel(r.file, {});
+  q->checkOverflow = r.tracked[static_cast<size_t>(ir::ErrorKind::Overflow)];
   Attempt a;
   for (ir::EdgeId id = 0; id < q->edges.size(); ++id) {
     ir::Edge& e = q->edges[id];

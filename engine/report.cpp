@@ -42,6 +42,7 @@ nlohmann::json traceStepJson(const TraceStep& s) {
   if (!s.process.empty()) t["process"] = s.process;
   t["label"] = s.label;
   t["statement"] = s.statement;
+  if (s.line) t["line"] = s.line;
   t["state"] = s.state;
   if (!s.locations.is_null()) t["locations"] = s.locations;
   t["fabricated"] = s.fabricated;

@@ -26,6 +26,7 @@ struct TraceStep {
   std::string process;  // "" for open systems
   std::string label;    // location name before the step
   std::string statement;
+  uint32_t line = 0;  // the statement's source line (0: none, e.g. an initial state)
   std::map<std::string, std::string> changed;  // variable -> new value (text)
   nlohmann::json state;                        // values after the step (JSON)
   nlohmann::json locations;  // closed systems: each process's location after the step

@@ -139,16 +139,33 @@ void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
 void testgenText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
   const json& tests = r.extra["tests"];
-  for (size_t i = 0; i < tests.size(); ++i)
+  for (size_t i = 0; i < tests.size(); ++i) {
     os << "test " << i << ": " << tests[i]["inputs"].dump() << " -> "
-       << tests[i]["result"].get<std::string>() << "\n";
+       << tests[i]["result"].get<std::string>();
+    if (tests[i].contains("error"))
+      os << " (" << tests[i]["error"]["kind"].get<std::string>() << " at line "
+         << num(tests[i]["error"]["line"]) << ")";
+    os << "\n";
+  }
   if (r.error && o.trace) {
     errorHead(os, *r.error);
     errorTrace(os, *r.error, true);
   }
-  os << "covered: " << r.extra["covered_labels"].dump()
-     << ", uncovered: " << r.extra["uncovered_labels"].dump() << "\n";
   const json& st = r.stats;
+  if (st.value("duplicate_errors", 0) > 0)
+    os << num(st["duplicate_errors"])
+       << " more failing paths repeat an error above (one test per distinct error; "
+          "--all-errors keeps them)\n";
+  const json& cov = r.extra["coverage"];
+  os << "coverage: " << num(cov["lines"]["covered"]) << "/" << num(cov["lines"]["total"])
+     << " lines, " << num(cov["branches"]["covered"]) << "/" << num(cov["branches"]["total"])
+     << " branches";
+  if (!cov["lines"]["uncovered"].empty())
+    os << " (lines not covered: " << cov["lines"]["uncovered"].dump() << ")";
+  os << "\n";
+  if (!r.extra["covered_labels"].empty() || !r.extra["uncovered_labels"].empty())
+    os << "labels covered: " << r.extra["covered_labels"].dump()
+       << ", uncovered: " << r.extra["uncovered_labels"].dump() << "\n";
   if (r.extra.contains("mode")) {  // --compositional, --dse
     if (!r.extra["unreachable_targets"].empty())
       os << "unreachable: " << r.extra["unreachable_targets"].dump() << "\n";

@@ -46,7 +46,7 @@ struct Request {
   bool quiet = false;                // no notes (warnings still go to `diag`)
   // The error kinds reported (--check); deadlocks only in closed systems, where --deadlock and
   // --no-deadlock (`deadlock`, set when given: a usage error for open systems) override --check.
-  std::array<bool, ir::kErrorKinds> tracked = ir::allErrorKinds();
+  std::array<bool, ir::kErrorKinds> tracked = ir::defaultErrorKinds();
   std::optional<bool> deadlock;
   SolverRequest solver;
   std::vector<std::string> natives;  // plugin libraries, loaded in order
@@ -59,8 +59,9 @@ struct Request {
 enum class Inputs : uint8_t { Symbolic, Tests };
 
 struct CheckRequest : Request {
-  std::optional<Inputs> inputs;      // check --entry: symbolic (default) or `test` inputs only
-  std::optional<uint64_t> maxCalls;  // check --class
+  std::optional<Inputs> inputs;  // check --entry: symbolic (default) or `test` inputs only
+  std::string testsFile;  // --tests FILE: `test` declarations to add to the model's (implies Tests)
+  std::optional<uint64_t> maxCalls;          // check --class
   std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
   symbolic::MixedOptions mixed;
   std::string dot;  // write the explored state graph (closed systems)
@@ -88,7 +89,13 @@ enum class Dse : uint8_t { Off, WholeProgram, Compositional };
 struct TestgenRequest : Request {
   symbolic::Solving solving = symbolic::Solving::Mixed;
   symbolic::MixedOptions mixed;
-  std::string testsOut;  // write the tests as JSON
+  // Write the tests: FILE.json as JSON, any other name as `test f(...)` declarations.
+  std::string testsOut;
+  // KLEE's habits: one test per distinct error (kind and statement) unless allErrors; stop after
+  // maxTests tests, or at the first failing one (exitOnError).
+  bool allErrors = false;
+  std::optional<uint64_t> maxTests;
+  bool exitOnError = false;
   Dse dse = Dse::Off;
   std::string target;              // --target LABEL (dse)
   uint64_t maxExecutions = 20000;  // --max-executions (dse)

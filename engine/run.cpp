@@ -207,6 +207,7 @@ void Walk::go(exec::State& s) {
     if (p_.isClosed()) ts.process = threadName(p_, before, t);
     ts.label = label;
     ts.statement = p_.edges[e].text;
+    ts.line = p_.edges[e].loc.line;
     if (mv.u != exec::kNoThread)
       ts.statement += "  =>  " + threadName(p_, before, mv.u) + ": " + p_.edges[mv.re].text;
     if (res.status() == exec::StepStatus::Error) {

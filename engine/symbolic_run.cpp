@@ -9,8 +9,8 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
                                              ir::CfaId entry, symbolic::Solving solving,
                                              const symbolic::MixedOptions& mixed,
                                              std::optional<uint64_t> maxCalls, bool stopAtError,
-                                             const symbolic::Guidance* guidance,
-                                             bool trustVerified) {
+                                             const symbolic::Guidance* guidance, bool trustVerified,
+                                             symbolic::EndFilter* endFilter) {
   if (p.isClosed())
     throw inputError(r.file, "symbolic execution of closed systems is not implemented yet");
   auto run = std::make_unique<SymbolicRun>(r);
@@ -28,6 +28,7 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
   eo.stopAtError = stopAtError;
   eo.guidance = guidance;
   eo.trustVerified = trustVerified;
+  eo.endFilter = endFilter;
   loadNatives(r, p, run->natives);
   run->solver = makeSolver(r, p, run->rb.budget);
   run->ev = std::make_unique<exec::Evaluator>(p, run->natives);

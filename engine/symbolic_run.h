@@ -30,7 +30,8 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
                                              const symbolic::MixedOptions& mixed,
                                              std::optional<uint64_t> maxCalls, bool stopAtError,
                                              const symbolic::Guidance* guidance = nullptr,
-                                             bool trustVerified = false);
+                                             bool trustVerified = false,
+                                             symbolic::EndFilter* endFilter = nullptr);
 
 // The counters of the solving mode (undecided, concretizations, ...) and solver_unknown.
 void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r);

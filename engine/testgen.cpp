@@ -11,33 +11,11 @@
 
 #include "engine/api.h"
 #include "engine/symbolic_run.h"
+#include "engine/test_suite.h"
 #include "engine/testgen_dse.h"
 #include "engine/trace_steps.h"
 
 namespace tandem::engine {
-
-namespace {
-
-// Labels of the entry procedure and every procedure it calls (transitively).
-std::vector<std::string> reachableLabels(const ir::Program& p, ir::CfaId entry) {
-  std::vector<std::string> out;
-  std::set<ir::CfaId> seen{entry};
-  std::vector<ir::CfaId> todo{entry};
-  while (!todo.empty()) {
-    ir::CfaId c = todo.back();
-    todo.pop_back();
-    for (ir::LocId l : p.cfas[c].locs) {
-      for (const std::string& lab : p.locs[l].labels)
-        if (std::find(out.begin(), out.end(), lab) == out.end()) out.push_back(lab);
-      for (ir::EdgeId e : p.locs[l].out)
-        if (p.edges[e].kind == ir::EdgeKind::Call && seen.insert(p.edges[e].callee).second)
-          todo.push_back(p.edges[e].callee);
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 Report testgen(const ir::Program& p, const TestgenRequest& r) {
   if (!r.cls.empty())
@@ -45,7 +23,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
         "testgen --class is not implemented yet (use check --class, or testgen --entry P)");
   const ir::CfaId entry = entryOf(r, p);
   if (entry == ir::kNone) throw usageError("testgen needs --entry PROC");
-  if (r.dse != Dse::Off) return testgenDse(p, r, entry, reachableLabels(p, entry));
+  if (r.dse != Dse::Off) return testgenDse(p, r, entry);
   // --guide (Christakis, Mueller, Wuestholz, ICSE'16): the entry instrumented with the may/must
   // conditions its annotations give; every mode but `ignore` trusts assertions verified true.
   symbolic::Guidance guidance;
@@ -56,16 +34,18 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     guidance.maxInterrupts = r.maxInterrupts;
     guidance.implicitChecks = implicitChecks;
   }
+  TestBudget budget(r);
   auto run = exploreSymbolic(p, r, entry, r.solving, r.mixed, std::nullopt, /*stopAtError=*/false,
                              r.guide ? &guidance : nullptr,
-                             r.guide && *r.guide != abstraction::Guide::Ignore);
+                             r.guide && *r.guide != abstraction::Guide::Ignore, &budget);
   const symbolic::ExploreResult& res = run->result;
 
   Report rep;
   rep.command = "testgen";
   rep.file = r.file;
   nlohmann::json tests = nlohmann::json::array();
-  std::vector<std::string> covered;
+  std::vector<TestDeclLine> decls;
+  Coverage coverage(p, entry);
   uint64_t divergences = 0, failing = 0, nonRedundant = 0;
   for (const symbolic::PathEnd& end : res.ends) {
     // Only the first failing test's trace is reported: the others need no state kept.
@@ -100,18 +80,16 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
       if (!rep.error) rep.error = replayError(p, entry, rp, end);
       ++failing;
     }
-    for (const std::string& l : rp.labels)
-      if (std::find(covered.begin(), covered.end(), l) == covered.end()) covered.push_back(l);
+    coverage.addLabels(rp.labels);
+    coverage.addPath(end.path);
+    decls.push_back({callText(p, entry, end.args), t["result"], end.script.size()});
     tests.push_back(std::move(t));
   }
-  std::vector<std::string> uncovered;
-  for (const std::string& l : reachableLabels(p, entry))
-    if (std::find(covered.begin(), covered.end(), l) == covered.end()) uncovered.push_back(l);
 
   const std::optional<search::Stop>& stop = run->rb.budget.stopped();
   if (failing) {
     rep.verdict = Verdict::Error;
-  } else if (stop || res.depthCuts || res.unknownAnswers) {
+  } else if (stop || res.depthCuts || res.unknownAnswers || !budget.enough().empty()) {
     // A bound or an interrupt cut the search, or an unknown answer may hide paths: never a silent
     // success. Undecided mixed queries and concretization only shorten the list (the reason and
     // the stats say so).
@@ -126,6 +104,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   rep.stats["executions"] =
       run->options.solving == symbolic::Solving::Dart ? res.solving.runs : res.ends.size();
   rep.stats["divergences"] = divergences;
+  rep.stats["duplicate_errors"] = budget.duplicates();
   rep.stats["states"] = res.states;
   rep.stats["solver_queries"] = res.solverQueries;
   if (r.guide) {
@@ -140,15 +119,10 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   addRunStats(rep.stats, run->rb.budget);
   addSolvingStats(rep.stats, res);
   rep.extra["tests"] = tests;
-  rep.extra["covered_labels"] = covered;
-  rep.extra["uncovered_labels"] = uncovered;
+  coverage.report(rep.extra);
   addSolvingKeys(rep.extra, run->options);
   rep.extra["solver"] = smt::backendName(r.solver.backend);
-  if (!r.testsOut.empty()) {
-    std::ofstream f(r.testsOut);
-    nlohmann::json j{{"tool", "tandem"}, {"file", r.file}, {"entry", r.entry}, {"tests", tests}};
-    if (!(f << j.dump(2) << "\n")) throw inputError(r.testsOut, "cannot write " + r.testsOut);
-  }
+  if (!r.testsOut.empty()) writeTestgenTests(r.testsOut, r, tests, decls);
   return rep;
 }
 

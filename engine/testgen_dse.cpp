@@ -9,6 +9,7 @@
 #include "engine/api.h"
 #include "engine/report.h"
 #include "engine/setup.h"
+#include "engine/test_suite.h"
 #include "engine/testgen_dse.h"
 #include "engine/trace_steps.h"
 #include "mc/smt/smt_error.h"
@@ -45,8 +46,7 @@ std::vector<ir::LocId> labelled(const ir::Program& p, const std::string& label, 
 
 }  // namespace
 
-Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry,
-                  const std::vector<std::string>& labels) {
+Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry) {
   if (p.isClosed())
     throw inputError(r.file, "symbolic execution of closed systems is not implemented yet");
   if (!p.invariants.empty())
@@ -55,6 +55,8 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   o.maxExecutions = r.maxExecutions;
   o.order = r.search;
   o.seed = r.seed;
+  TestBudget budget(r);
+  o.endFilter = &budget;
   if (!r.target.empty()) {
     o.target = labelled(p, r.target, entry);
     if (o.target.empty())
@@ -85,9 +87,11 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.command = "testgen";
   rep.file = r.file;
   nlohmann::json tests = nlohmann::json::array();
-  std::vector<std::string> covered;
+  std::vector<TestDeclLine> decls;
+  Coverage coverage(p, entry);
   uint64_t divergences = 0, failing = 0, cut = 0;
   for (const testgen::DseTest& t : res.tests) {
+    if (!t.kept) continue;
     const symbolic::PathEnd& end = t.run.path;
     symbolic::Replay rp = symbolic::replayPath(ev, entry, end, /*keepStates=*/false);
     if (rp.error && !rep.error) rp = symbolic::replayPath(ev, entry, end);
@@ -112,13 +116,11 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
       if (!rep.error) rep.error = replayError(p, entry, rp, end);
       ++failing;
     }
-    for (const std::string& l : rp.labels)
-      if (std::find(covered.begin(), covered.end(), l) == covered.end()) covered.push_back(l);
+    coverage.addLabels(rp.labels);
+    coverage.addPath(end.path);
+    decls.push_back({callText(p, entry, end.args), j["result"], end.script.size()});
     tests.push_back(std::move(j));
   }
-  std::vector<std::string> uncovered;
-  for (const std::string& l : labels)
-    if (std::find(covered.begin(), covered.end(), l) == covered.end()) uncovered.push_back(l);
 
   nlohmann::json unreachable = nlohmann::json::array();
   if (res.targetUnreachable) unreachable.push_back({{"label", r.target}});
@@ -132,7 +134,8 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
 
   if (failing) {
     rep.verdict = Verdict::Error;
-  } else if (!r.target.empty() ? (res.targetReached || res.targetUnreachable) : res.complete) {
+  } else if (budget.enough().empty() &&
+             (!r.target.empty() ? (res.targetReached || res.targetUnreachable) : res.complete)) {
     rep.verdict = Verdict::Completed;
   } else {
     rep.verdict = Verdict::Unknown;
@@ -146,6 +149,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.stats["tests"] = tests.size();
   rep.stats["failing"] = failing;
   rep.stats["divergences"] = divergences;
+  rep.stats["duplicate_errors"] = budget.duplicates();
   rep.stats["mispredictions"] = res.mispredictions;
   rep.stats["cut_executions"] = cut;
   rep.stats["concretizations"] = res.concretizations;
@@ -160,8 +164,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.stats["summarised_procedures"] = summarisedNames.size();
   addRunStats(rep.stats, rb.budget);
   rep.extra["tests"] = tests;
-  rep.extra["covered_labels"] = covered;
-  rep.extra["uncovered_labels"] = uncovered;
+  coverage.report(rep.extra);
   rep.extra["mode"] = compositional ? "compositional" : "dse";
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["summarised"] = summarisedNames;
@@ -171,11 +174,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
     rep.extra["target_reached"] = res.targetReached;
   }
   rep.extra["solver"] = smt::backendName(r.solver.backend);
-  if (!r.testsOut.empty()) {
-    std::ofstream f(r.testsOut);
-    nlohmann::json j{{"tool", "tandem"}, {"file", r.file}, {"entry", r.entry}, {"tests", tests}};
-    if (!(f << j.dump(2) << "\n")) throw inputError(r.testsOut, "cannot write " + r.testsOut);
-  }
+  if (!r.testsOut.empty()) writeTestgenTests(r.testsOut, r, tests, decls);
   return rep;
 }
 

@@ -9,8 +9,6 @@
 
 namespace tandem::engine {
 
-// `labels`: the labels of the entry and the procedures it calls (coverage is reported on them).
-Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry,
-                  const std::vector<std::string>& labels);
+Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry);
 
 }  // namespace tandem::engine

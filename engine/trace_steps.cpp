@@ -115,6 +115,7 @@ std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr)
       ts.label = p.locName(before.threads[st.move.thread].top().pc);
     }
     ts.statement = moveText(p, st.move);
+    if (!st.move.edges.empty()) ts.line = p.edges[st.move.edges.front()].loc.line;
     if (st.move.partner < before.threads.size())  // a rendezvous: the receiver's side too
       ts.statement += "  =>  " + threadName(p, before, st.move.partner) + ": " +
                       p.edges[st.move.partnerEdge].text;
@@ -152,6 +153,7 @@ std::vector<TraceStep> replayTrace(const ir::Program& p, ir::CfaId entry, const 
     }
     ts.label = p.locName(before.threads[0].top().pc);
     ts.statement = p.edges[end.path[i]].text;
+    ts.line = p.edges[end.path[i]].loc.line;
     const exec::State& after = i + 1 < r.states.size() ? r.states[i + 1] : before;
     auto a = stateValues(p, before), b = stateValues(p, after);
     for (auto& [k, v] : b)

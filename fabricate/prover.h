@@ -46,7 +46,7 @@ struct ProveOptions {
   Engine engine = Engine::Fabricate;
   search::Strategy search = search::Strategy::Bfs;  // the order of concrete execution
   uint64_t seed = 0;
-  std::array<bool, ir::kErrorKinds> tracked = ir::allErrorKinds();
+  std::array<bool, ir::kErrorKinds> tracked = ir::defaultErrorKinds();
   abstraction::ScopedPredicates extraPredicates;  // --predicates, --auto-predicates
   // Closed systems with unbounded inputs: their initial states (symbolic/initial_models.h), for
   // Execute and triage; null when explicit enumeration suffices or there are too many.

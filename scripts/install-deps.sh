@@ -17,7 +17,7 @@ PACKAGES=(
   libxxhash-dev libgmp-dev                          # state hashing, big numbers
   clang-format                                      # format check
   clang libclang-rt-14-dev                          # libFuzzer harnesses (make fuzz)
-  spin graphviz python3                             # anchors, DOT rendering, tools
+  spin graphviz python3 python3-jsonschema         # anchors, DOT rendering, tools, SARIF check
 )
 
 say() { printf 'install-deps: %s\n' "$*"; }

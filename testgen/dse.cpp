@@ -94,7 +94,7 @@ class Dse {
         r_.reason = "execution bound (" + std::to_string(o_.maxExecutions) + ")";
         break;
       }
-      DseTest t{execute(f_, inputs), false};
+      DseTest t{execute(f_, inputs), false, true};
       if (promised && !explored(*promised) &&
           std::none_of(alsoPromised.begin(), alsoPromised.end(),
                        [&](Target d) { return explored(d); })) {
@@ -110,8 +110,13 @@ class Dse {
       }
       concretized_ += t.run.concretized;
       if (!o_.target.empty() && visits(t.run.path.path)) r_.targetReached = true;
+      if (o_.endFilter) t.kept = o_.endFilter->keep(t.run.path);
       r_.tests.push_back(std::move(t));
       if (r_.targetReached || f_.budget().stopped()) break;
+      if (std::string why = o_.endFilter ? o_.endFilter->enough() : ""; !why.empty()) {
+        r_.reason = why;
+        break;
+      }
       promised.reset();
       alsoPromised.clear();
       // FindTestInput for the chosen target; unreachable targets are marked and the next one

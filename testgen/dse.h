@@ -18,6 +18,7 @@
 #include "mc/exec/evaluator.h"
 #include "mc/search/searcher.h"
 #include "mc/smt/solver.h"
+#include "mc/symbolic/symbolic_explorer.h"
 #include "testgen/execution.h"
 #include "testgen/path_query.h"
 
@@ -32,11 +33,15 @@ struct DseOptions {
   // the shallowest), random (seeded), interleaved (coverage and random in turn).
   search::Strategy order = search::Strategy::Coverage;
   uint64_t seed = 0;
+  // testgen's --max-tests, --exit-on-error and one test per distinct error (not owned; null:
+  // every execution is a test).
+  symbolic::EndFilter* endFilter = nullptr;
 };
 
 struct DseTest {
   ExecutionResult run;
   bool mispredicted = false;  // it did not reach the node its query promised
+  bool kept = true;           // a test (not a repeated error the end filter dropped)
 };
 
 struct UnreachableBranch {

@@ -1,13 +1,17 @@
 #include "mc/cli/cli.h"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <new>
 
 #include "engine/api.h"
 #include "engine/load.h"
+#include "engine/report_formats.h"
 #include "engine/report_text.h"
 #include "mc/cli/options.h"
 #include "mc/cli/requests.h"
@@ -106,6 +110,16 @@ int fail(const engine::CommandError& e, const std::string& command, const std::s
 
 // The report of a run that ended in a way no engine reports (memory exhausted in an
 // allocation, an internal error): verdict unknown with the reason, never a crash.
+// --sarif FILE, --junit FILE: the report in the formats CI systems read.
+void writeFormats(const Options& o, const engine::Report& rep) {
+  auto write = [](const std::string& path, const std::string& text) {
+    std::ofstream f(path);
+    if (!(f << text)) throw engine::inputError(path, "cannot write " + path);
+  };
+  if (!o.sarif.empty()) write(o.sarif, engine::toSarif(rep).dump(2) + "\n");
+  if (!o.junit.empty()) write(o.junit, engine::toJunit(rep));
+}
+
 int abort(const Options& o, const std::string& reason, std::ostream& out, std::ostream& err) {
   err << "tandem: " << reason << "\n";
   engine::Report rep;
@@ -145,7 +159,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   const Options& o = pr.options;
   std::unique_ptr<ir::Program> program;
   try {
-    program = engine::loadModel(o.file, o.invariants);
+    std::vector<std::string> testFiles;
+    if (!o.testsFile.empty()) testFiles.push_back(o.testsFile);
+    program = engine::loadModel(o.file, o.invariants, testFiles);
   } catch (const engine::CommandError& e) {
     return fail(e, commandName(o.command), o.file, o.json, out, err);
   }
@@ -161,14 +177,26 @@ int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& e
   const bool terminal = &err == &std::cerr && isatty(STDERR_FILENO);
   std::ostream* progress = !o.quiet && (o.progress || terminal) ? &err : nullptr;
   const Streams streams{progress, &err, interrupts.flag(), keepMemory(out, err)};
+  // --check overflow changes what i32/i64 arithmetic does (an error instead of wrapping).
+  p.checkOverflow =
+      std::find(o.checkKinds.begin(), o.checkKinds.end(), "overflow") != o.checkKinds.end();
   try {
+    for (const std::string& v : o.failOn)
+      if (v != "unknown" && v != "potential-error")
+        throw engine::usageError("--fail-on " + v +
+                                 ": the verdicts it can make fail are unknown and potential-error");
     engine::Report rep = dispatch(o, p, streams, out);
-    if (o.command == Command::Run && o.json) return engine::exitCode(rep.verdict);
+    writeFormats(o, rep);
+    // --fail-on: CI treats these verdicts as failures (exit 1).
+    const bool fails = std::find(o.failOn.begin(), o.failOn.end(),
+                                 engine::verdictName(rep.verdict)) != o.failOn.end();
+    const int code = fails ? 1 : engine::exitCode(rep.verdict);
+    if (o.command == Command::Run && o.json) return code;
     if (o.json)
       out << rep.toJson().dump(2) << "\n";
     else
       engine::printText(out, rep, engine::TextOptions{o.trace, o.stats});
-    return engine::exitCode(rep.verdict);
+    return code;
   } catch (const engine::CommandError& e) {
     return fail(e, commandName(o.command), o.file, o.json, out, err);
   } catch (const symbolic::NotImplemented& e) {

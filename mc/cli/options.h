@@ -89,6 +89,12 @@ struct Options {
   std::optional<uint64_t> maxInterrupts;
   bool instrumented = false;  // ir --instrumented
   std::string annotate;       // prove --annotate OUT.tdm
+  bool allErrors = false;     // testgen: every test that fails, not one per distinct error
+  std::optional<uint64_t> maxTests;
+  bool exitOnError = false;
+  std::string testsFile;            // check --tests FILE
+  std::string sarif, junit;         // --sarif FILE, --junit FILE
+  std::vector<std::string> failOn;  // --fail-on unknown,potential-error
 
   // cover
   uint64_t unwind = 2;

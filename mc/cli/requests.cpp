@@ -9,16 +9,13 @@ namespace {
 
 std::array<bool, ir::kErrorKinds> trackedKinds(const Options& o) {
   std::array<bool, ir::kErrorKinds> t{};
-  if (o.checkKinds.empty()) {
-    t.fill(true);
-    return t;
-  }
+  if (o.checkKinds.empty()) return ir::defaultErrorKinds();
   for (const auto& k : o.checkKinds) {
     auto kind = ir::parseErrorKind(k);
     if (!kind)
       throw engine::usageError("unknown error kind '" + k +
                                "' in --check (kinds: assert, invariant, index-out-of-bounds, "
-                               "null-deref, div-by-zero, negative-size, deadlock)");
+                               "null-deref, div-by-zero, negative-size, deadlock, overflow)");
     t[static_cast<size_t>(*kind)] = true;
   }
   return t;
@@ -77,6 +74,12 @@ engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
   engine::CheckRequest r;
   fillCommon(r, o, s);
   if (o.testsOnly) r.inputs = *o.testsOnly ? engine::Inputs::Tests : engine::Inputs::Symbolic;
+  r.testsFile = o.testsFile;
+  if (!r.testsFile.empty()) {
+    if (o.testsOnly && !*o.testsOnly)
+      throw engine::usageError("--tests runs the tests of a file: it excludes --inputs symbolic");
+    r.inputs = engine::Inputs::Tests;
+  }
   r.maxCalls = o.maxCalls;
   r.solving = o.solving;
   r.mixed = mixedOptions(o, o.solving.value_or(symbolic::Solving::Classic));
@@ -118,6 +121,9 @@ engine::TestgenRequest testgenRequest(const Options& o, const Streams& s) {
   r.solving = o.solving.value_or(symbolic::Solving::Mixed);
   r.mixed = mixedOptions(o, r.solving);
   r.testsOut = o.testsOut;
+  r.allErrors = o.allErrors;
+  r.maxTests = o.maxTests;
+  r.exitOnError = o.exitOnError;
   if (o.compositional && o.dse)
     throw engine::usageError("--compositional and --dse exclude each other");
   r.dse = o.compositional ? engine::Dse::Compositional

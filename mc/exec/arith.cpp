@@ -1,6 +1,7 @@
 #include "mc/exec/arith.h"
 
 #include <compare>
+#include <cstdint>
 #include <string>
 
 #include "mc/expr/int_functions.h"
@@ -101,6 +102,55 @@ Result<std::strong_ordering> compare(const Value& a, const Value& b) {
 }
 
 }  // namespace
+
+std::string overflowMessage(Op op, unsigned width) {
+  const char* what = op == Op::Add   ? "addition"
+                     : op == Op::Sub ? "subtraction"
+                     : op == Op::Mul ? "multiplication"
+                     : op == Op::Div ? "division"
+                     : op == Op::Mod ? "remainder"
+                     : op == Op::Neg ? "negation"
+                                     : "abs";
+  return "i" + std::to_string(width) + " " + what + " overflows";
+}
+
+std::optional<ExecError> overflowOf(Op op, const Value& a, const Value* b) {
+  const unsigned w = a.bitWidth();
+  if (!w || (b && b->bitWidth() != w)) return std::nullopt;
+  const BigInt x(a.asBits()), y(b ? b->asBits() : 0);
+  const int64_t top = w >= 64 ? INT64_MAX : (int64_t{1} << (w - 1)) - 1;
+  const BigInt lo(-top - 1), hi(top);
+  BigInt exact;
+  switch (op) {
+    case Op::Add:
+      exact = x + y;
+      break;
+    case Op::Sub:
+      exact = x - y;
+      break;
+    case Op::Mul:
+      exact = x * y;
+      break;
+    case Op::Div:
+    case Op::Mod:  // C: INT_MIN % -1 is undefined with INT_MIN / -1
+      if (!(x == lo && y == BigInt(-1))) return std::nullopt;
+      exact = hi + BigInt(1);
+      break;
+    case Op::Neg:
+    case Op::Abs:
+      exact = BigInt(0) - x;
+      if (op == Op::Abs && x.sign() >= 0) return std::nullopt;
+      break;
+    default:
+      return std::nullopt;
+  }
+  if (exact >= lo && exact <= hi) return std::nullopt;
+  std::string text = op == Op::Neg   ? "-" + a.toString()
+                     : op == Op::Abs ? "abs(" + a.toString() + ")"
+                                     : a.toString() + " " + opName(op) + " " + b->toString();
+  return ExecError{ir::ErrorKind::Overflow, SourceLoc{}, overflowMessage(op, w) + " (" + text + ")",
+                   false};
+}
 
 Result<Value> applyUnary(Op op, const Value& a, TypeRef resultType) {
   switch (op) {

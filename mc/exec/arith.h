@@ -3,6 +3,9 @@
 // Operands are already evaluated: the short-circuit operators and `?:` live in the evaluator.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "mc/exec/result.h"
 #include "mc/exec/value.h"
 #include "mc/expr/expr.h"
@@ -19,5 +22,11 @@ inline constexpr unsigned kMaxIntBits = 100000;
 // Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, Min, Max, NoOverflowAdd, NoOverflowMul.
 // Division by zero is ErrorKind::DivByZero (without a location: the caller knows the edge).
 Result<Value> applyBinary(Op op, const Value& a, const Value& b, TypeRef resultType);
+
+// Program::checkOverflow: the error of an i32/i64 operation (Add, Sub, Mul, Div, Mod; Neg and Abs
+// with `b` null) whose exact result does not fit its width; nullopt when it fits, or for `int`.
+std::optional<ExecError> overflowOf(Op op, const Value& a, const Value* b);
+// The message of that error, the same in every engine: "i32 addition overflows".
+std::string overflowMessage(Op op, unsigned width);
 
 }  // namespace tandem::exec

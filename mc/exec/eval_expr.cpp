@@ -67,6 +67,8 @@ Result<Value> Evaluator::evalIn(const Ctx& c, ExprRef e) const {
     case Op::Cast: {
       auto a = evalIn(c, e->kid(0));
       if (!a) return a;
+      if (program_.checkOverflow)
+        if (auto o = overflowOf(e->op, a.value(), nullptr)) return *o;
       return applyUnary(e->op, a.value(), e->type);
     }
     case Op::And:
@@ -106,6 +108,8 @@ Result<Value> Evaluator::evalIn(const Ctx& c, ExprRef e) const {
       if (!a) return a;
       auto b = evalIn(c, e->kid(1));
       if (!b) return b;
+      if (program_.checkOverflow)
+        if (auto o = overflowOf(e->op, a.value(), &b.value())) return *o;
       return applyBinary(e->op, a.value(), b.value(), e->type);
     }
 

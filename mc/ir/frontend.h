@@ -14,6 +14,8 @@ namespace tandem {
 struct FrontendOptions {
   // Extra safety properties in expression syntax (the CLI's `--invariant EXPR`).
   std::vector<std::string> extraInvariants;
+  // Files of `test` declarations run with the model's own (`check --tests FILE`).
+  std::vector<std::string> testFiles;
 };
 
 // A diagnostic with the file it is about (for machine-readable reports).

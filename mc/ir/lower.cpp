@@ -1,6 +1,7 @@
 // Lowering driver: declarations, variables, CFAs, edges, and the cutpoint flags.
 #include "mc/ir/lower.h"
 
+#include <algorithm>
 #include <cassert>
 #include <functional>
 
@@ -303,6 +304,24 @@ class Lowerer {
         if (cd.fields[f]->init)
           prog_.vars[prog_.classes[c].fields[f]].init = ex_.lower(*cd.fields[f]->init);
       for (auto& p : cd.predicates) prog_.classes[c].predicates.push_back(ex_.lower(*p.expr));
+      for (auto& inv : cd.invariants) {
+        ExprRef e = ex_.lower(*inv.expr);
+        prog_.classes[c].invariants.push_back({inv.name, e, inv.loc});
+        prog_.classes[c].invariantTexts.push_back(
+            "class invariant " + (inv.name.empty() ? "" : inv.name + ": ") + printExpr(*inv.expr));
+        // Its conjuncts abstract the class's states too (prove --class), each once.
+        std::vector<ExprRef> todo{e};
+        while (!todo.empty()) {
+          ExprRef k = todo.back();
+          todo.pop_back();
+          if (k->op == Op::And) {
+            todo.insert(todo.end(), k->kids.rbegin(), k->kids.rend());
+            continue;
+          }
+          std::vector<ExprRef>& preds = prog_.classes[c].predicates;
+          if (std::find(preds.begin(), preds.end(), k) == preds.end()) preds.push_back(k);
+        }
+      }
     }
     for (auto& pb : pending_) {
       ir::Cfa& c = prog_.cfas[pb.cfa];
@@ -582,7 +601,42 @@ class Lowerer {
   }
 
   // Out-edge lists, loop heads (targets of DFS back edges) and the cutpoint flags.
+  // A class invariant holds where init and each method end: an Assert edge of kind Invariant per
+  // invariant between the body's last location and a new exit. In the IR, so that every engine
+  // (concrete, symbolic, prove, cover, export-chc) checks it as it checks assertions.
+  void assertClassInvariants() {
+    for (ir::CfaId id = 0; id < prog_.cfas.size(); ++id) {
+      ir::Cfa& c = prog_.cfas[id];
+      if ((c.kind != ir::CfaKind::ClassInit && c.kind != ir::CfaKind::Method) ||
+          c.exit == ir::kNone)
+        continue;
+      const ir::ClassInfo& cls = prog_.classes[c.classIndex];
+      for (size_t i = 0; i < cls.invariants.size(); ++i) {
+        const ir::Property& inv = cls.invariants[i];
+        ir::Location l;
+        l.id = static_cast<ir::LocId>(prog_.locs.size());
+        l.cfa = id;
+        l.loc = prog_.locs[c.exit].loc;
+        ir::Edge e;
+        e.kind = ir::EdgeKind::Assert;
+        e.from = c.exit;
+        e.to = l.id;
+        e.cond = inv.expr;
+        e.errorKind = ir::ErrorKind::Invariant;
+        e.loc = inv.loc;
+        e.text = cls.invariantTexts[i];
+        prog_.locs[c.exit].isExit = false;
+        l.isExit = true;
+        prog_.locs.push_back(std::move(l));
+        c.locs.push_back(prog_.locs.back().id);
+        c.exit = prog_.locs.back().id;
+        prog_.edges.push_back(std::move(e));
+      }
+    }
+  }
+
   void finish() {
+    assertClassInvariants();
     for (ir::EdgeId i = 0; i < prog_.edges.size(); ++i) {
       const ir::Edge& e = prog_.edges[i];
       prog_.locs[e.from].out.push_back(i);

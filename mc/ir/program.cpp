@@ -18,6 +18,8 @@ const char* errorKindName(ErrorKind k) {
       return "negative-size";
     case ErrorKind::Deadlock:
       return "deadlock";
+    case ErrorKind::Overflow:
+      return "overflow";
   }
   return "?";
 }

@@ -31,14 +31,17 @@ enum class ErrorKind : uint8_t {
   DivByZero,
   NegativeSize,
   Deadlock,  // closed systems: no process can move and some is not at a valid end
+  Overflow,  // --check overflow: i32/i64 arithmetic that wraps (Program::checkOverflow)
 };
-inline constexpr int kErrorKinds = 7;
+inline constexpr int kErrorKinds = 8;
 const char* errorKindName(ErrorKind k);  // "assert", "index-out-of-bounds", ...
 std::optional<ErrorKind> parseErrorKind(const std::string& s);
-// Every kind tracked (the default of --check).
-constexpr std::array<bool, kErrorKinds> allErrorKinds() {
+// The kinds tracked by default (--check without a list): all but Overflow, which is only on
+// when asked for (it changes what i32/i64 arithmetic does: Program::checkOverflow).
+constexpr std::array<bool, kErrorKinds> defaultErrorKinds() {
   std::array<bool, kErrorKinds> t{};
   t.fill(true);
+  t[static_cast<size_t>(ErrorKind::Overflow)] = false;
   return t;
 }
 
@@ -162,19 +165,23 @@ struct Native {
   SourceLoc loc;
 };
 
+struct Property {  // `invariant name: e;` (and --invariant from the command line)
+  std::string name;
+  ExprRef expr = nullptr;
+  SourceLoc loc;
+};
+
 struct ClassInfo {
   std::string name;
   TypeRef type = nullptr;
   std::vector<VarId> fields;  // VarScope::Field, slot = field index
   CfaId init = kNone;
   std::vector<CfaId> methods;
-  std::vector<ExprRef> predicates;
-};
-
-struct Property {  // `invariant name: e;` (and --invariant from the command line)
-  std::string name;
-  ExprRef expr = nullptr;
-  SourceLoc loc;
+  std::vector<ExprRef> predicates;  // the declared ones, then the class invariants'
+  // `invariant [name:] e;` in the class: asserted (ErrorKind::Invariant) at the exit of init and
+  // of every method, so every engine checks it; prove also abstracts by it.
+  std::vector<Property> invariants;
+  std::vector<std::string> invariantTexts;  // as written, for traces: `class invariant n: e`
 };
 
 struct Test {
@@ -203,6 +210,10 @@ struct Program {
   std::string file;
   std::unique_ptr<TypeTable> types;
   std::unique_ptr<ExprManager> exprs;
+  // `--check overflow` (off by default, as CBMC's --signed-overflow-check): i32/i64 +, -, *, unary
+  // -, abs, / and % that wrap raise ErrorKind::Overflow in every evaluator instead of wrapping.
+  // Part of the program's semantics (like -ftrapv), so the evaluators read it here.
+  bool checkOverflow = false;
 
   std::vector<Variable> vars;
   std::vector<Location> locs;

@@ -213,6 +213,7 @@ struct ClassDecl {
   std::string name;
   std::vector<std::unique_ptr<GlobalVarDecl>> fields;  // `var f: T;` (initialisers allowed)
   std::vector<NamedExpr> predicates;
+  std::vector<NamedExpr> invariants;               // `invariant [name:] e;` over the fields
   std::unique_ptr<ProcDecl> init;                  // `init(params) {...}`, name "init"
   std::vector<std::unique_ptr<ProcDecl>> methods;  // `method m(params) [: T] {...}`
   SourceLoc loc;

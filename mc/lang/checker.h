@@ -16,4 +16,9 @@ bool checkProgram(ast::Program& program, TypeTable& types, Diagnostics& diags);
 // that has already been checked: globals, constants, enum members, processes.
 bool checkGlobalExpr(ast::Expr& expr, ast::Program& program, TypeTable& types, Diagnostics& diags);
 
+// Checks `test` declarations of another file (check --tests FILE) against a program that has
+// already been checked.
+bool checkTests(std::vector<ast::TestDecl>& tests, ast::Program& program, TypeTable& types,
+                Diagnostics& diags);
+
 }  // namespace tandem

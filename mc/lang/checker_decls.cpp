@@ -16,6 +16,12 @@ bool checkGlobalExpr(ast::Expr& expr, ast::Program& program, TypeTable& types, D
   return c.checkStandalone(expr);
 }
 
+bool checkTests(std::vector<ast::TestDecl>& tests, ast::Program& program, TypeTable& types,
+                Diagnostics& diags) {
+  check::Checker c(program, types, diags);
+  return c.checkStandalone(tests);
+}
+
 namespace check {
 
 bool Checker::run() {
@@ -46,6 +52,13 @@ bool Checker::run() {
   if (!prog_.processes.empty() || !prog_.rules.empty()) {
     // A closed system: processes and rules. Procedures may still be called from processes.
   }
+  return !diags_.hasErrors();
+}
+
+bool Checker::checkStandalone(std::vector<ast::TestDecl>& tests) {
+  declareGlobals();
+  for (auto& c : prog_.consts) globals_[c.name].type = resolveType(c.type.get());
+  for (auto& t : tests) checkTest(t);
   return !diags_.hasErrors();
 }
 
@@ -236,6 +249,12 @@ void Checker::checkClass(ast::ClassDecl& c) {
   ctx.cls = &c;
   body_ = &ctx;
   for (auto& pr : c.predicates) checkCond(*pr.expr, "predicate");
+  std::set<std::string> invNames;
+  for (auto& inv : c.invariants) {
+    checkCond(*inv.expr, "invariant");
+    if (!inv.name.empty() && !invNames.insert(inv.name).second)
+      error(inv.loc, "duplicate invariant '" + inv.name + "' in class '" + c.name + "'");
+  }
   body_ = nullptr;
   if (c.init) checkProcBody(*c.init, &c);
   for (auto& m : c.methods) checkProcBody(*m, &c);

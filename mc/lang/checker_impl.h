@@ -41,6 +41,7 @@ class Checker {
   Checker(ast::Program& p, TypeTable& t, Diagnostics& d) : prog_(p), types_(t), diags_(d) {}
   bool run();
   bool checkStandalone(ast::Expr& e);
+  bool checkStandalone(std::vector<ast::TestDecl>& tests);
 
  private:
   // --- declarations (checker_decls.cpp)

@@ -78,6 +78,13 @@ std::string Parser::hint() const {
        t.kind == Tok::KwI64) &&
       peek(1).kind == Tok::Ident)
     return "declare a variable as 'var " + peek(1).text + ": " + t.text + " = ...;'";
+  if (t.kind == Tok::ColonEq)
+    for (size_t i = pos_; i-- > 0 && toks_[i].loc.line == t.loc.line;)
+      if (toks_[i].kind == Tok::KwVar)
+        return "a declaration initialises with '=', as in 'var x: T = e;'; ':=' assigns";
+  if (prev && prev->kind == Tok::RParen &&
+      ((t.kind == Tok::Ident && t.text == "returns") || t.kind == Tok::Arrow))
+    return "the result type follows a colon: 'proc f(x: int): int { ... }'";
   return "";
 }
 

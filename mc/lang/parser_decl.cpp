@@ -183,8 +183,8 @@ void Parser::classDecl(ast::Program& prog) {
   cls->name = expectIdent("class name");
   expect(Tok::LBrace, "after class name");
   while (!accept(Tok::RBrace)) {
-    if (at(Tok::End) ||
-        (atTopLevelStart() && !at(Tok::KwVar) && !at(Tok::KwPredicate) && !at(Tok::KwInit))) {
+    if (at(Tok::End) || (atTopLevelStart() && !at(Tok::KwVar) && !at(Tok::KwPredicate) &&
+                         !at(Tok::KwInit) && !at(Tok::KwInvariant))) {
       diags_.error(peek().loc, "expected '}' at end of class, found " + describe(peek()));
       break;
     }
@@ -207,6 +207,9 @@ void Parser::classMember(ast::ClassDecl& cls) {
       return;
     case Tok::KwPredicate:
       cls.predicates.push_back(namedExpr(false));
+      return;
+    case Tok::KwInvariant:
+      cls.invariants.push_back(namedExpr(true));
       return;
     case Tok::KwInit: {
       auto init = std::make_unique<ast::ProcDecl>();

@@ -309,7 +309,9 @@ void classDecl(std::string& out, const ast::ClassDecl& c) {
     out += ";\n";
   }
   for (const auto& p : c.predicates) out += "  predicate " + printExpr(*p.expr) + ";\n";
-  bool first = c.fields.empty() && c.predicates.empty();
+  for (const auto& i : c.invariants)
+    out += "  invariant " + (i.name.empty() ? "" : i.name + ": ") + printExpr(*i.expr) + ";\n";
+  bool first = c.fields.empty() && c.predicates.empty() && c.invariants.empty();
   if (c.init) {
     if (!first) out += "\n";
     procedure(out, *c.init, "init", 1);

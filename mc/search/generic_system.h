@@ -15,7 +15,7 @@
 namespace tandem::search {
 
 struct GenericOptions {
-  std::array<bool, ir::kErrorKinds> tracked = ir::allErrorKinds();
+  std::array<bool, ir::kErrorKinds> tracked = ir::defaultErrorKinds();
   unsigned atomicDepth = 10000;  // steps inside one atomic block before giving up
   // Open systems: the entry procedure (kNone: the closed system). With entryHasNoInputs the
   // exploration starts from the entry with no arguments; otherwise from its `test` inputs.

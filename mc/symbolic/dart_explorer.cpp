@@ -133,7 +133,8 @@ class Dart {
     runOptions_ = o;
     runOptions_.search = search::Strategy::Dfs;
     runOptions_.stopAtError = false;
-    runOptions_.budget = &budget_;  // every run draws on the one budget of the search
+    runOptions_.endFilter = nullptr;  // asked here, once per distinct run
+    runOptions_.budget = &budget_;    // every run draws on the one budget of the search
   }
 
   ExploreResult run();
@@ -195,8 +196,13 @@ std::optional<PathEnd> Dart::execute() {
 void Dart::record(const PathEnd& end) {
   if (!seen_.emplace(end.path, end.error.has_value()).second) return;
   ++r_.paths;
+  if (o_.endFilter && !o_.endFilter->keep(end)) return;
   r_.ends.push_back(end);
   if (end.error && o_.stopAtError) stop_ = true;
+  if (std::string why = o_.endFilter ? o_.endFilter->enough() : ""; !why.empty()) {
+    if (cut_.empty()) cut_ = why;
+    stop_ = true;
+  }
 }
 
 std::optional<size_t> Dart::nextInputs(const PathEnd& end, std::vector<Branch>& stack) {

@@ -3,6 +3,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "mc/exec/arith.h"
 #include "mc/symbolic/complex_terms.h"
 #include "mc/symbolic/sym_eval_ctx.h"
 
@@ -161,6 +162,41 @@ void SymEvaluator::oblige(const Ctx& c, ExprRef cond, ir::ErrorKind kind, std::s
   c.obls.push_back(Obligation{ok, kind, std::move(message), limit});
 }
 
+void SymEvaluator::checkOverflow(const Ctx& c, ExprRef e, const std::vector<ExprRef>& kids) const {
+  if (!program_.checkOverflow || !e->type || !e->type->isBitVector()) return;
+  ExprManager& em = exprs();
+  const TypeRef t = e->type, bt = em.types().boolType();
+  const unsigned w = t->bitWidth();
+  const int64_t top = w >= 64 ? INT64_MAX : (int64_t{1} << (w - 1)) - 1;
+  const ExprRef min = em.intConst(BigInt(-top - 1), t), max = em.intConst(BigInt(top), t);
+  ExprRef ok = nullptr;
+  switch (e->op) {
+    case Op::Add:
+    case Op::Mul:
+      ok = mk(e->op == Op::Add ? Op::NoOverflowAdd : Op::NoOverflowMul, bt, kids);
+      break;
+    case Op::Sub: {  // a - b fits iff b >= 0 ? a >= MIN + b : a <= MAX + b (neither sum wraps)
+      const ExprRef a = kids[0], b = kids[1];
+      const ExprRef nonNeg = mk(Op::Ge, bt, {b, em.intConst(BigInt(0), t)});
+      ok = em.mkOr(em.mkAnd(nonNeg, mk(Op::Ge, bt, {a, mk(Op::Add, t, {min, b})})),
+                   em.mkAnd(em.mkNot(nonNeg), mk(Op::Le, bt, {a, mk(Op::Add, t, {max, b})})));
+      break;
+    }
+    case Op::Neg:
+    case Op::Abs:
+      ok = mk(Op::Ne, bt, {kids[0], min});
+      break;
+    case Op::Div:
+    case Op::Mod:
+      ok = em.mkOr(mk(Op::Ne, bt, {kids[0], min}),
+                   mk(Op::Ne, bt, {kids[1], em.intConst(BigInt(-1), t)}));
+      break;
+    default:
+      return;
+  }
+  oblige(c, ok, ir::ErrorKind::Overflow, exec::overflowMessage(e->op, w));
+}
+
 void SymEvaluator::checkIndex(const Ctx& c, ExprRef index, ExprRef len) const {
   TypeRef bt = exprs().types().boolType();
   ExprRef i = index;
@@ -236,6 +272,7 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       ExprRef b = scalarOf(evalIn(c, e->kid(1)), e);
       oblige(c, mk(Op::Ne, em.types().boolType(), {b, em.intConst(BigInt(0), b->type)}),
              ir::ErrorKind::DivByZero, "division by zero");
+      checkOverflow(c, e, {a, b});
       std::vector<ExprRef> kids{a, b};
       concretizeOperands(c, kids);
       return SymValue::scalar(mk(e->op, e->type, std::move(kids)));
@@ -285,6 +322,7 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       std::vector<ExprRef> kids;
       for (ExprRef k : e->kids) kids.push_back(scalarOf(evalIn(c, k), e));
       if (e->op == Op::Mul) concretizeOperands(c, kids);
+      checkOverflow(c, e, kids);
       return SymValue::scalar(mk(e->op, e->type, std::move(kids), e->payload, e->value));
     }
   }

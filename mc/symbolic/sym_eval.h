@@ -116,6 +116,9 @@ class SymEvaluator {
               bool limit = false) const;
   // Bounds check of `index` in an array of length `len` (an int term).
   void checkIndex(const Ctx& c, ExprRef index, ExprRef len) const;
+  // Program::checkOverflow: the obligation that `e` (an i32/i64 operator applied to `kids`) does
+  // not wrap.
+  void checkOverflow(const Ctx& c, ExprRef e, const std::vector<ExprRef>& kids) const;
   // Bounds checks of a reference's indices against the arrays as they are now.
   void checkPath(const Ctx& c, const SymLvalue& lv) const;
   // `a == b` for references and objects (null included).

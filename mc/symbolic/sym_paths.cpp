@@ -93,9 +93,11 @@ void Explorer::endPath(const SymState& s, std::optional<exec::ExecError> error,
   end.pathCondAt.resize(end.pathCond.size(), static_cast<uint32_t>(s.path.size()));
   end.error = std::move(error);
   end.errorAtEntry = atEntry && end.error.has_value();
+  if (o_.endFilter && !o_.endFilter->keep(end)) return;
   const bool isError = end.error.has_value();
   r_.ends.push_back(std::move(end));
   if (isError && o_.stopAtError) stop_ = true;
+  if (o_.endFilter && !o_.endFilter->enough().empty()) stop_ = true;
 }
 
 }  // namespace tandem::symbolic

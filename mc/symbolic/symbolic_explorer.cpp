@@ -219,6 +219,7 @@ void Explorer::expand(const SymState& s) {
     return;
   }
   const size_t before = slots_.size(), endsBefore = r_.ends.size();
+  const uint64_t pathsBefore = r_.paths;  // ended here, kept by the end filter or not
   const uint64_t unknownsBefore = r_.unknownAnswers;
   const uint64_t guidedBefore = r_.guidance.pruned + r_.guidance.interrupts;
   for (ir::EdgeId id : p_.locs[s.top().pc].out) {
@@ -227,8 +228,7 @@ void Explorer::expand(const SymState& s) {
   }
   // Blocked (every guard infeasible, e.g. a failed `assume`): the path ends here. A path that
   // --guide pruned or set aside is not a test.
-  if (slots_.size() == before && r_.ends.size() == endsBefore &&
-      r_.unknownAnswers == unknownsBefore &&
+  if (slots_.size() == before && r_.paths == pathsBefore && r_.unknownAnswers == unknownsBefore &&
       r_.guidance.pruned + r_.guidance.interrupts == guidedBefore) {
     endPath(s, std::nullopt, std::nullopt);
     if (r_.ends.size() > endsBefore) r_.ends.back().blocked = true;
@@ -287,6 +287,7 @@ ExploreResult Explorer::run() {
       search::drive(*searcher_, budget_, o_.progress ? *o_.progress : quiet, *this);
   std::string cut;
   if (d.end == search::DriveEnd::Stopped) cut = budget_.stopped()->reason;
+  if (cut.empty() && o_.endFilter) cut = o_.endFilter->enough();
   if (classMode_ && !stop_ && cut.empty()) r_.completedCalls = round_;
   r_.seconds = budget_.elapsed() - start;
   r_.solverQueries = solver_.stats().queries;

@@ -48,6 +48,18 @@ enum class Solving : uint8_t { Classic, Mixed, Exe, Dart };
 const char* solvingName(Solving s);
 std::optional<Solving> parseSolving(std::string_view name);
 
+struct PathEnd;
+
+// testgen: which ended paths become tests and when there are enough (KLEE's one test per distinct
+// error, --max-tests, --exit-on-error). Asked once per ended path, in the order they end.
+class EndFilter {
+ public:
+  virtual ~EndFilter() = default;
+  virtual bool keep(const PathEnd& end) = 0;
+  // Non-empty: why the search stops now (the report's reason).
+  virtual std::string enough() const = 0;
+};
+
 struct ExploreOptions {
   // An entry procedure, or the ClassInit CFA of the class under analysis.
   ir::CfaId entry = ir::kNone;
@@ -58,7 +70,7 @@ struct ExploreOptions {
   search::Budget* budget = nullptr;
   search::Limits limits;
   search::Progress* progress = nullptr;  // null: no progress line
-  std::array<bool, ir::kErrorKinds> tracked = ir::allErrorKinds();
+  std::array<bool, ir::kErrorKinds> tracked = ir::defaultErrorKinds();
   bool stopAtError = true;  // check: the first error ends the search; testgen: go on
   // Class analysis: method calls after init along one path (nullopt: unbounded).
   std::optional<uint64_t> maxCalls;
@@ -70,6 +82,7 @@ struct ExploreOptions {
   // and whether assertions `verified true` are trusted (not checked) as the paper's PV.
   const Guidance* guidance = nullptr;
   bool trustVerified = false;
+  EndFilter* endFilter = nullptr;  // not owned; null: every ended path is kept
 };
 
 // A method call of the class analysis with concrete arguments.

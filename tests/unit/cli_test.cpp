@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mc/cli/cli.h"
+#include "tests/unit/cli_run.h"
 
 namespace tandem {
 namespace {
@@ -28,24 +29,8 @@ std::string example(const std::string& name) {
   return std::string(TANDEM_SOURCE_DIR) + "/examples/" + name;
 }
 
-struct CliResult {
-  int rc = -1;
-  std::string out, err;
-  json report;  // the --json report, when stdout holds one
-};
-
-CliResult tandem(std::vector<std::string> args) {
-  args.insert(args.begin(), "tandem");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::ostringstream o, e;
-  CliResult r;
-  r.rc = cli::run(static_cast<int>(argv.size()), argv.data(), o, e);
-  r.out = o.str();
-  r.err = e.str();
-  r.report = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
-  return r;
-}
+using test::CliResult;
+CliResult tandem(std::vector<std::string> args) { return test::runTandem(std::move(args)); }
 
 std::vector<std::string> lines(const std::string& s) {
   std::vector<std::string> out;

@@ -85,7 +85,7 @@ TEST_CASE("guided: truth tables of assumption ids, and their cubes") {
 
 TEST_CASE("guided: Deposit's conditions are the paper's Figs. 4 and 5") {
   auto p = loadShared("deposit.tdm");
-  const auto c = abstraction::inferUnverified(*p, ir::allErrorKinds());
+  const auto c = abstraction::inferUnverified(*p, ir::defaultErrorKinds());
   // Fig. 4: the ReviewDeposit branch is verified (a is still true there): pruned.
   CHECK(condAt(*p, c, "Deposit", 27, true) == "false");
   // After `assumed ... as a`: only executions where the assumption failed are unverified.
@@ -125,7 +125,7 @@ proc Calls(c: int) {
   }
 }
 )");
-  const auto c = abstraction::inferUnverified(*p, ir::allErrorKinds());
+  const auto c = abstraction::inferUnverified(*p, ir::defaultErrorKinds());
   // In the loop every execution may run the body again and meet the `assumed` (the fixpoint
   // says May is true there); leaving it, a (true on entry, unknown after the body) decides.
   CHECK(condAt(*p, c, "Loop", 11, true).empty());
@@ -336,7 +336,7 @@ proc f(x: int, d: int) {
   assert y == y verified true;
 }
 )");
-  auto all = abstraction::inferUnverified(*p, ir::allErrorKinds());
+  auto all = abstraction::inferUnverified(*p, ir::defaultErrorKinds());
   CHECK(condAt(*p, all, "f", 5, true).empty());     // the division: may be unverified
   CHECK(condAt(*p, all, "f", 7, true) == "false");  // the other branch: verified
   std::array<bool, ir::kErrorKinds> onlyAsserts{};
@@ -394,7 +394,7 @@ proc f(a: int[4]): int {
   return i;
 }
 )");
-  auto c = abstraction::inferUnverified(*p, ir::allErrorKinds());
+  auto c = abstraction::inferUnverified(*p, ir::defaultErrorKinds());
   CHECK(condAt(*p, c, "f", 4, true) == "false");
   auto r = testgen(*p, "f", Guide::May);
   CHECK(r.report["stats"]["tests"] == 0);

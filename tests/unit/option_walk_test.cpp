@@ -46,12 +46,14 @@ Result tandem(std::vector<std::string> args) {
   return r;
 }
 
-// Files the walk writes (--dot, -o, --tests-out, --smt-log) and reads (--predicates).
+// Files the walk writes (--dot, -o, --tests-out, --smt-log, --sarif, --junit) and reads
+// (--predicates, --tests).
 struct Scratch {
   Scratch()
       : dir(fs::temp_directory_path() / ("tandem_option_walk_" + std::to_string(::getpid()))) {
     fs::create_directories(dir);
     std::ofstream(path("preds.txt")) << "x1 <= x2\n";
+    std::ofstream(path("foo_tests.tdm")) << "test foo(2, 0);\n";
   }
   ~Scratch() { fs::remove_all(dir); }
   std::string path(const std::string& name) const { return (dir / name).string(); }
@@ -69,7 +71,8 @@ std::vector<std::string> context(cli::Command c, const std::string& option) {
       if (option == "entry") return {"check", foo};
       if (option == "heuristic" || option == "max-tries")
         return {"check", foo, "--entry", "foo", "--solving", "mixed"};
-      if (option == "inputs" || option == "solving") return {"check", foo, "--entry", "foo"};
+      if (option == "inputs" || option == "solving" || option == "tests")
+        return {"check", foo, "--entry", "foo"};
       return {"check", shared("peterson2.tdm")};
     case C::Prove:
       if (option == "class") return {"prove", stack};
@@ -117,6 +120,10 @@ std::vector<std::string> value(const cli::OptionSpec& s, cli::Command c, const S
       {"smt-log", tmp.path("log.smt2")},
       {"tests-out", tmp.path("tests.json")},
       {"predicates", tmp.path("preds.txt")},
+      {"tests", tmp.path("foo_tests.tdm")},
+      {"sarif", tmp.path("report.sarif")},
+      {"junit", tmp.path("report.xml")},
+      {"fail-on", "unknown"},
       {"natives", TANDEM_TEST_PLUGIN},
       {"heuristic", "partition"},
       {"solving", "mixed"},
@@ -149,6 +156,8 @@ std::map<std::string, Probe> probes(const Scratch& tmp) {
       {"output", exists("out.smt2")},
       {"smt-log", exists("log.smt2")},
       {"tests-out", exists("tests.json")},
+      {"sarif", exists("report.sarif")},
+      {"junit", exists("report.xml")},
       {"max-states",
        [](const Result& r) {
          if (r.rc == 4) CHECK(r.out.find("bound") != std::string::npos);

@@ -13,6 +13,7 @@
 #include "mc/exec/evaluator.h"
 #include "mc/exec/plugin_loader.h"
 #include "mc/exec/program_builder.h"
+#include "tests/unit/cli_run.h"
 
 using namespace tandem;
 using namespace tandem::exec;
@@ -20,27 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "tandem-plugin-XXXXXX").string();
-    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  fs::path write(const std::string& name, const std::string& text) const {
-    fs::path p = path_ / name;
-    std::ofstream(p) << text;
-    return p;
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 std::optional<Value> call(const NativeRegistry& r, const char* name, std::vector<Value> args) {
   const NativeFunction* f = r.find(name);

@@ -1,0 +1,113 @@
+#include "engine/test_suite.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "engine/report.h"
+
+namespace tandem::engine {
+
+std::string TestBudget::enough() const {
+  if (exitOnError_ && failing_) return "--exit-on-error: stopped at the first failing test";
+  if (maxTests_ && kept_ >= *maxTests_)
+    return "--max-tests " + std::to_string(*maxTests_) + ": the search stopped at that many tests";
+  return "";
+}
+
+bool TestBudget::admit(const std::optional<exec::ExecError>& error) {
+  if (error && !allErrors_ &&
+      !errors_.emplace(static_cast<int>(error->kind), error->loc.line, error->loc.col).second) {
+    ++duplicates_;
+    return false;
+  }
+  ++kept_;
+  failing_ += error.has_value();
+  return true;
+}
+
+Coverage::Coverage(const ir::Program& p, ir::CfaId entry) : p_(p), taken_(p.edges.size(), false) {
+  std::set<ir::CfaId> seen{entry};
+  std::vector<ir::CfaId> todo{entry};
+  while (!todo.empty()) {
+    ir::CfaId c = todo.back();
+    todo.pop_back();
+    for (ir::LocId l : p.cfas[c].locs) {
+      for (const std::string& lab : p.locs[l].labels)
+        if (std::find(labels_.begin(), labels_.end(), lab) == labels_.end()) labels_.push_back(lab);
+      size_t guarded = 0;
+      for (ir::EdgeId e : p.locs[l].out) {
+        const ir::Edge& edge = p.edges[e];
+        if (edge.loc.line) lines_.insert(edge.loc.line);
+        guarded += edge.kind == ir::EdgeKind::Command && edge.guard;
+        if (edge.kind == ir::EdgeKind::Call && seen.insert(edge.callee).second)
+          todo.push_back(edge.callee);
+      }
+      // A branch: one of several ways out of a location, chosen by a condition.
+      if (guarded > 0 && p.locs[l].out.size() > 1)
+        for (ir::EdgeId e : p.locs[l].out)
+          if (p.edges[e].kind == ir::EdgeKind::Command && p.edges[e].guard) branches_.push_back(e);
+    }
+  }
+}
+
+void Coverage::addPath(const std::vector<ir::EdgeId>& path) {
+  for (ir::EdgeId e : path) {
+    taken_[e] = true;
+    if (p_.edges[e].loc.line) coveredLines_.insert(p_.edges[e].loc.line);
+  }
+}
+
+void Coverage::addLabels(const std::vector<std::string>& labels) {
+  for (const std::string& l : labels)
+    if (std::find(coveredLabels_.begin(), coveredLabels_.end(), l) == coveredLabels_.end())
+      coveredLabels_.push_back(l);
+}
+
+void Coverage::report(nlohmann::json& extra) const {
+  std::vector<std::string> uncovered;
+  for (const std::string& l : labels_)
+    if (std::find(coveredLabels_.begin(), coveredLabels_.end(), l) == coveredLabels_.end())
+      uncovered.push_back(l);
+  extra["covered_labels"] = coveredLabels_;
+  extra["uncovered_labels"] = uncovered;
+  std::vector<uint32_t> missed;
+  for (uint32_t l : lines_)
+    if (!coveredLines_.count(l)) missed.push_back(l);
+  uint64_t taken = 0;
+  for (ir::EdgeId e : branches_) taken += taken_[e];
+  extra["coverage"] = {{"lines",
+                        {{"covered", lines_.size() - missed.size()},
+                         {"total", lines_.size()},
+                         {"uncovered", missed}}},
+                       {"branches", {{"covered", taken}, {"total", branches_.size()}}}};
+}
+
+void writeTestDecls(const std::string& path, const std::string& header,
+                    const std::vector<TestDeclLine>& tests) {
+  std::ofstream f(path);
+  f << "// " << header << "\n";
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const TestDeclLine& t = tests[i];
+    f << "test " << t.call << ";  // " << i + 1 << ": " << t.result;
+    if (t.otherInputs) f << " (with " << t.otherInputs << " more inputs: havocs or input globals)";
+    f << "\n";
+  }
+  if (!f) throw inputError(path, "cannot write " + path);
+}
+
+void writeTestgenTests(const std::string& path, const TestgenRequest& r,
+                       const nlohmann::json& tests, const std::vector<TestDeclLine>& decls) {
+  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+    std::ofstream f(path);
+    nlohmann::json j{{"tool", "tandem"}, {"file", r.file}, {"entry", r.entry}, {"tests", tests}};
+    if (!(f << j.dump(2) << "\n")) throw inputError(path, "cannot write " + path);
+    return;
+  }
+  writeTestDecls(path,
+                 "Tests of `tandem testgen --entry " + r.entry + "` on " + r.file +
+                     "; run them with `tandem check " + r.file + " --entry " + r.entry +
+                     " --tests " + path + "`",
+                 decls);
+}
+
+}  // namespace tandem::engine

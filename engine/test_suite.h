@@ -1,0 +1,73 @@
+// What `testgen` keeps of the paths it ends, in every mode (the symbolic executor, the DSE loop
+// of TACAS'08), as KLEE users expect: one test per distinct error unless --all-errors,
+// --max-tests, --exit-on-error; line and branch coverage next to the labels; and --tests-out.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/request.h"
+#include "mc/exec/result.h"
+#include "mc/ir/program.h"
+#include "mc/symbolic/symbolic_explorer.h"
+
+namespace tandem::engine {
+
+// Which tests are kept and when there are enough. An error is distinct by its kind and the
+// statement (line and column) that raises it.
+class TestBudget final : public symbolic::EndFilter {
+ public:
+  explicit TestBudget(const TestgenRequest& r)
+      : allErrors_(r.allErrors), exitOnError_(r.exitOnError), maxTests_(r.maxTests) {}
+  bool keep(const symbolic::PathEnd& end) override { return admit(end.error); }
+  std::string enough() const override;
+  // A test that ends in `error` (none: it does not fail): kept or, a repeated error, counted.
+  bool admit(const std::optional<exec::ExecError>& error);
+  uint64_t duplicates() const { return duplicates_; }
+
+ private:
+  bool allErrors_, exitOnError_;
+  std::optional<uint64_t> maxTests_;
+  std::set<std::tuple<int, uint32_t, uint32_t>> errors_;
+  uint64_t kept_ = 0, failing_ = 0, duplicates_ = 0;
+};
+
+// Labels, source lines (of the statements) and branches (the guarded edges out of a location
+// with several) of the entry and every procedure it calls, and which the tests' paths took.
+class Coverage {
+ public:
+  Coverage(const ir::Program& p, ir::CfaId entry);
+  void addPath(const std::vector<ir::EdgeId>& path);
+  void addLabels(const std::vector<std::string>& labels);
+  // covered_labels, uncovered_labels and coverage {lines, branches} into the report's keys.
+  void report(nlohmann::json& extra) const;
+  const std::vector<std::string>& labels() const { return labels_; }
+
+ private:
+  const ir::Program& p_;
+  std::vector<std::string> labels_, coveredLabels_;
+  std::set<uint32_t> lines_, coveredLines_;
+  std::vector<ir::EdgeId> branches_;
+  std::vector<bool> taken_;  // per edge of the program
+};
+
+// One entry of a tests file: the entry's call with the test's arguments.
+struct TestDeclLine {
+  std::string call;    // `f(1, 2)`
+  std::string result;  // pass, error, unknown
+  size_t otherInputs;  // havocs and input globals, which a `test` declaration cannot give
+};
+// `test f(...);` per test, headed by `header` (a comment line); throws when it cannot write.
+void writeTestDecls(const std::string& path, const std::string& header,
+                    const std::vector<TestDeclLine>& tests);
+// testgen --tests-out: declarations, or the tests' JSON when the name ends in `.json`.
+void writeTestgenTests(const std::string& path, const TestgenRequest& r,
+                       const nlohmann::json& tests, const std::vector<TestDeclLine>& decls);
+
+}  // namespace tandem::engine
