@@ -200,6 +200,18 @@ Report check(const ir::Program& p, const CheckRequest& r) {
       res.seconds > 0 ? static_cast<uint64_t>(res.states / res.seconds) : res.states;
   rep.stats["store_bytes_per_state"] =
       res.states ? static_cast<double>(res.storeBytes) / res.states : 0.0;
+  // SPIN's summary: the state vector, matched states, the hash table's load, memory by part.
+  const search::StateStore::Memory& m = res.storeMemory;
+  rep.stats["matched_states"] = res.matched;
+  rep.stats["state_vector_bytes"] =
+      res.states ? static_cast<double>(m.stateBytes) / res.states : 0.0;
+  rep.stats["hash_slots"] = m.tableSlots;
+  rep.stats["hash_load"] = m.tableSlots ? static_cast<double>(res.states) / m.tableSlots : 0.0;
+  rep.stats["memory_bytes"] = {{"states", m.stateBytes},
+                               {"records", m.recordBytes},
+                               {"hash_table", m.tableBytes},
+                               {"parents", m.parentBytes}};
+  rep.stats["explore_s"] = res.seconds;
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();
   if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;

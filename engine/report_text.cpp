@@ -40,6 +40,36 @@ std::string num(const json& j) {
   return j.is_null() ? "0" : j.dump();
 }
 
+// --stats in text: SPIN's summary for an explicit-state search, else every counter by name.
+void statsText(std::ostream& os, const Report& r) {
+  const json& st = r.stats;
+  auto mb = [](const json& bytes) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(3) << bytes.get<double>() / (1024.0 * 1024.0);
+    return s.str();
+  };
+  if (st.contains("matched_states")) {
+    const json& m = st["memory_bytes"];
+    os << "State-vector " << num(st["state_vector_bytes"]) << " byte (mean), depth reached "
+       << num(st["depth"]) << "\n"
+       << std::setw(12) << num(st["states"]) << " states, stored\n"
+       << std::setw(12) << num(st["matched_states"]) << " states, matched\n"
+       << std::setw(12) << num(st["transitions"]) << " transitions\n"
+       << "hash table: " << num(st["hash_slots"]) << " slots, load " << num(st["hash_load"]) << "\n"
+       << "memory usage (MB):\n"
+       << std::setw(12) << mb(m["states"]) << " state vectors\n"
+       << std::setw(12) << mb(m["records"]) << " record headers and index\n"
+       << std::setw(12) << mb(m["hash_table"]) << " hash table\n"
+       << std::setw(12) << mb(m["parents"]) << " parent pointers (counterexamples)\n"
+       << "peak resident set: " << num(st["peak_rss_mb"]) << " MB\n"
+       << "time: " << num(st["explore_s"]) << " s exploring, " << num(st["time_s"]) << " s in all, "
+       << num(st["states_per_s"]) << " states/s\n";
+    return;
+  }
+  for (const auto& [k, v] : st.items())
+    os << k << ": " << (v.is_object() ? v.dump() : num(v)) << "\n";
+}
+
 void checkText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
   const json& st = r.stats;
@@ -274,7 +304,9 @@ void printText(std::ostream& os, const Report& r, const TextOptions& o) {
   } else if (r.command == "export-chc") {
     exportText(os, r);
     if (o.stats && r.extra.contains("smtlib")) {  // the clauses are on stdout: comments
-      std::istringstream lines(r.stats.dump(2));
+      std::ostringstream text;
+      statsText(text, r);
+      std::istringstream lines(text.str());
       for (std::string l; std::getline(lines, l);) os << "; " << l << "\n";
       return;
     }
@@ -282,7 +314,7 @@ void printText(std::ostream& os, const Report& r, const TextOptions& o) {
     os << r.extra["ir"].get<std::string>();
     return;
   }
-  if (o.stats) os << r.stats.dump(2) << "\n";
+  if (o.stats) statsText(os, r);
 }
 
 }  // namespace tandem::engine

@@ -25,6 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VOLATILE = [
     (re.compile(r"\d+(\.\d+)?(e-?\d+)? s\b"), "<T> s"),
     (re.compile(r'"time_s": [0-9.e-]+'), '"time_s": <T>'),
+    (re.compile(r'"explore_s": [0-9.e-]+'), '"explore_s": <T>'),
     (re.compile(r'"peak_rss_mb": [0-9.]+'), '"peak_rss_mb": <M>'),
     (re.compile(r"\d+(\.\d+)? MB\b"), "<M> MB"),
     (re.compile(r"\d+(\.\d+)?(e-?\d+)?s\b"), "<T>s"),

@@ -72,7 +72,10 @@ class InsertingSink final : public SuccessorSink {
     auto ins = store_.insert(state, parent_, hash);
     if (graphLimit_ && parent_ != StateStore::kNoParent && store_.size() <= graphLimit_)
       res_.graph.emplace_back(parent_, ins.id);
-    if (!ins.isNew) return;
+    if (!ins.isNew) {
+      ++res_.matched;
+      return;
+    }
     uint32_t d = parent_ == StateStore::kNoParent ? 0 : depth_ + 1;
     res_.maxDepth = std::max<uint64_t>(res_.maxDepth, d);
     searcher_.add({ins.id, d, novel_(state)});
@@ -154,6 +157,7 @@ ExploreResult Explorer::run() {
     res.states = store_.size();
     res.seconds = budget.elapsed() - start;
     res.storeBytes = store_.memoryBytes();
+    res.storeMemory = store_.memory();
     res.peakRssMb = peakRssMb();
     res.graphComplete = opts_.graphLimit > 0 && store_.size() <= opts_.graphLimit;
     return res;

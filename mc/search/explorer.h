@@ -36,6 +36,8 @@ struct ExploreResult {
   uint64_t states = 0, transitions = 0, maxDepth = 0;
   double seconds = 0;
   size_t storeBytes = 0;
+  StateStore::Memory storeMemory;
+  uint64_t matched = 0;  // transitions to a state already stored (SPIN's "states, matched")
   uint64_t peakRssMb = 0;
   std::optional<FoundError> error;  // ErrorFound
   // ErrorFound / Deadlock: the state the error was found from (its path via parent pointers);

@@ -150,11 +150,22 @@ StateStore::Insert StateStore::insert(std::string_view s, Id parent, uint64_t h)
   if (!s.empty()) std::memcpy(p, s.data(), s.size());  // an empty view may have no data
   chunkUsed_.back() += need;
   arenaBytes_ += need;
+  stateBytes_ += s.size();
   if (id % kSparse == 0) sparse_.push_back(pos);
   parents_.push_back(parent);
   table_[i] = tag << 40 | (pos + 1);
   if (parents_.size() * 10 > tableSize_ * 7) grow();  // load factor at most 0.7
   return {id, true};
+}
+
+StateStore::Memory StateStore::memory() const {
+  Memory m;
+  m.stateBytes = stateBytes_;
+  m.recordBytes = arenaBytes_ - stateBytes_ + sparse_.capacity() * 8;
+  m.tableBytes = tableSize_ * 8;
+  m.parentBytes = parents_.capacity() * 4;
+  m.tableSlots = tableSize_;
+  return m;
 }
 
 size_t StateStore::memoryBytes() const {

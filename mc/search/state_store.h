@@ -41,6 +41,12 @@ class StateStore {
   }
   // Bytes held by the store (arena, table, per-state arrays): for bytes-per-state figures.
   size_t memoryBytes() const;
+  // The same by part, for --stats (SPIN's memory summary): state bytes as stored, the records'
+  // headers, the hash table and the parent pointers; and the table's slots.
+  struct Memory {
+    size_t stateBytes = 0, recordBytes = 0, tableBytes = 0, parentBytes = 0, tableSlots = 0;
+  };
+  Memory memory() const;
 
  private:
   static constexpr size_t kChunkBits = 26;  // chunks start small and double up to 64 MiB
@@ -65,6 +71,7 @@ class StateStore {
   std::vector<size_t> chunkUsed_;  // bytes used in each chunk
   size_t chunkCap_ = 0;            // size of the last chunk
   size_t arenaBytes_ = 0;
+  size_t stateBytes_ = 0;         // the states' own bytes (arenaBytes_ less the record headers)
   std::vector<uint64_t> sparse_;  // arena position of ids 0, kSparse, 2 * kSparse, ...
   std::vector<Id> parents_;
   Buffer<uint64_t> table_;  // 0 = empty
