@@ -76,6 +76,7 @@ void reportError(Report& rep, const ir::Program& p, const search::ExploreResult&
     e.line = r.error->loc.line;
   }
   e.trace = traceSteps(p, tr);
+  if (!tr.initial.threads.empty()) e.initial = stateJson(p, tr.initial);
   if (!e.trace.empty()) {
     const auto& last = tr.steps.back();
     e.label = p.locName(last.before.threads[last.move.thread].top().pc);

@@ -58,11 +58,15 @@ ErrorInfo triagedError(const ir::Program& p, const fabricate::TriageResult& t, i
       const auto& last = t.trace->steps.back();
       label = p.locName(last.before.threads[last.move.thread].top().pc);
     }
-    return errorInfo(t.error, traceSteps(p, *t.trace), label);
+    ErrorInfo e = errorInfo(t.error, traceSteps(p, *t.trace), label);
+    e.initial = stateJson(p, t.trace->initial);
+    return e;
   }
   const symbolic::PathEnd& end = *t.path;
-  return errorInfo(t.error, replayTrace(p, entry, t.replay, end),
-                   p.locName(p.edges[end.path.back()].from));
+  ErrorInfo e = errorInfo(t.error, replayTrace(p, entry, t.replay, end),
+                          p.locName(p.edges[end.path.back()].from));
+  if (!t.replay.states.empty()) e.initial = stateJson(p, t.replay.states.front());
+  return e;
 }
 
 bool sameError(const exec::ExecError& a, const exec::ExecError& b) {
@@ -89,7 +93,10 @@ nlohmann::json potentialJson(const fabricate::PotentialError& pe, const std::str
 }  // namespace
 
 ErrorInfo proveError(const ir::Program& p, const fabricate::FoundProblem& f) {
-  return errorInfo(f.error, proveSteps(p, f.trace), labelOf(p, f.trace));
+  ErrorInfo e = errorInfo(f.error, proveSteps(p, f.trace), labelOf(p, f.trace));
+  e.initial = stateJson(p, f.trace.initial);
+  e.initialFabricated = f.trace.fabricated;
+  return e;
 }
 
 void triagePotentialErrors(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,

@@ -74,6 +74,10 @@ nlohmann::json Report::toJson() const {
     nlohmann::json trace = nlohmann::json::array();
     for (const auto& s : error->trace) trace.push_back(traceStepJson(s));
     e["trace"] = std::move(trace);
+    if (!error->initial.is_null()) {
+      e["initial_state"] = error->initial;
+      e["initial_fabricated"] = error->initialFabricated;
+    }
     j["error"] = std::move(e);
   }
   for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();

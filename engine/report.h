@@ -40,6 +40,10 @@ struct ErrorInfo {
   uint32_t line = 0;
   std::string message;
   std::vector<TraceStep> trace;
+  // The state the trace starts from (values by name; null when unknown), and whether it was
+  // fabricated (prove's potential errors) rather than an initial state.
+  nlohmann::json initial;
+  bool initialFabricated = false;
 };
 
 struct Report {

@@ -23,11 +23,33 @@ void errorHead(std::ostream& os, const ErrorInfo& e) {
   os << "\n";
 }
 
+std::string valuesText(const json& state) {
+  std::string out;
+  for (const auto& [k, v] : state.items())
+    out +=
+        (out.empty() ? "" : ", ") + k + " = " + (v.is_string() ? v.get<std::string>() : v.dump());
+  return out.empty() ? "(no variables)" : out;
+}
+
+// The trace as SPIN's `spin -t -p` shows one: where it starts, each step with its process, its
+// location and source line, the statement and what it changed, and where the processes end.
 void errorTrace(std::ostream& os, const ErrorInfo& e, bool withTrace) {
-  if (withTrace)
-    for (const auto& s : e.trace) printTraceStep(os, s);
-  else
+  if (!withTrace) {
     os << "(" << e.trace.size() << " steps; --trace prints them)\n";
+    return;
+  }
+  if (e.initial.is_object() && !e.initial.empty())
+    os << (e.initialFabricated ? "fabricated state: " : "initial state: ") << valuesText(e.initial)
+       << "\n";
+  for (const auto& s : e.trace) printTraceStep(os, s);
+  if (e.trace.empty()) os << "(the initial state violates it: no step)\n";
+  if (!e.trace.empty() && e.trace.back().locations.is_object() &&
+      !e.trace.back().locations.empty()) {
+    std::string where;
+    for (const auto& [proc, loc] : e.trace.back().locations.items())
+      where += (where.empty() ? "" : ", ") + proc + " at " + loc.get<std::string>();
+    os << "final locations: " << where << "\n";
+  }
 }
 
 // Numbers as the stream prints them (seconds as 0.012405, not 0.0124051234).
@@ -280,7 +302,9 @@ void exportText(std::ostream& os, const Report& r) {
 void printTraceStep(std::ostream& os, const TraceStep& s) {
   os << std::setw(5) << s.step << "  ";
   if (!s.process.empty()) os << s.process << "  ";
-  os << s.label << ": " << s.statement;
+  os << s.label;
+  if (s.line) os << " (line " << s.line << ")";
+  os << ": " << s.statement;
   if (!s.changed.empty()) {
     os << "    {";
     bool first = true;

@@ -185,7 +185,7 @@ void Walk::go(exec::State& s) {
         ended = ended && ev_.validEnd(s, t);
       }
       if (!ended && p_.isClosed() && tracked(ir::ErrorKind::Deadlock)) {
-        error = ErrorInfo{"deadlock", "(deadlock)", 0, "no process can move", {}};
+        error = ErrorInfo{"deadlock", "(deadlock)", 0, "no process can move", {}, {}, false};
         if (!recent.empty()) error->label = recent.back().label;
         return;
       }

@@ -171,6 +171,7 @@ ErrorInfo replayError(const ir::Program& p, ir::CfaId entry, const symbolic::Rep
   e.message = r.error->message;
   e.line = r.error->loc.line;
   e.trace = replayTrace(p, entry, r, end);
+  if (!r.states.empty()) e.initial = stateJson(p, r.states.front());
   e.label = p.locName(r.errorLoc);
   return e;
 }

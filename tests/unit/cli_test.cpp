@@ -132,9 +132,9 @@ TEST_CASE("cli: run foo_null reports the null dereference at G for x = 3 only") 
   CHECK(bad.rc == 1);
   CHECK(bad.out.find("null-deref at G") != std::string::npos);
   // The step-by-step listing names the locations it went through.
-  for (const char* l : {"A: ", "B: ", "D: ", "F: ", "G: "})
+  for (const char* l : {"  A (line ", "  B (line ", "  D (line ", "  F (line ", "  G (line "})
     CHECK_MESSAGE(bad.out.find(l) != std::string::npos, l);
-  CHECK(bad.out.find("C: ") == std::string::npos);  // x = 4 skips C
+  CHECK(bad.out.find("  C (line ") == std::string::npos);  // x = 4 skips C
 
   auto badJson = tandem({"run", foo, "--entry", "foo", "--args", "3,0", "--json"});
   CHECK(badJson.rc == 1);
@@ -149,7 +149,7 @@ TEST_CASE("cli: run foo_null reports the null dereference at G for x = 3 only") 
   auto good = tandem({"run", foo, "--entry", "foo", "--args", "2,0"});
   CHECK(good.rc == 0);
   CHECK(good.out.find("error") == std::string::npos);
-  CHECK(good.out.find("C: ") != std::string::npos);  // x = 3 < 4 takes C
+  CHECK(good.out.find("  C (line ") != std::string::npos);  // x = 3 < 4 takes C
   auto goodJson = tandem({"run", foo, "--entry", "foo", "--args", "2,0", "--json"});
   CHECK(goodJson.rc == 0);
   REQUIRE(goodJson.report.is_object());

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -76,4 +77,37 @@ TEST_CASE("golden: diagnostics of bad input") {
     distinct.insert(got.substr(0, got.find('\n')));
   }
   CHECK(distinct.size() >= 25);
+}
+
+// Golden traces: every tests/golden/traces/*.tdm runs with the arguments of its `// ARGS:` line
+// (the counterexample printed with --trace) and must exit with its `// EXIT:` status and print
+// exactly its .expected file, times aside.
+TEST_CASE("golden: counterexample traces as text") {
+  fs::path dir = fs::path(TANDEM_SOURCE_DIR) / "tests" / "golden" / "traces";
+  std::vector<fs::path> cases;
+  for (auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".tdm") cases.push_back(e.path());
+  std::sort(cases.begin(), cases.end());
+  REQUIRE(cases.size() >= 4);
+  const bool update = std::getenv("TANDEM_UPDATE_GOLDEN") != nullptr;
+  const std::regex seconds(R"(\d+(\.\d+)?(e-?\d+)? s\b)");
+  for (const auto& c : cases) {
+    CAPTURE(c.filename().string());
+    const std::string path = c.string(), text = readAll(c);
+    auto args = argsFor(text, path);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ostringstream out, err;
+    const int rc = tandem::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    const auto exitAt = text.find("// EXIT: ");
+    REQUIRE(exitAt != std::string::npos);
+    CHECK(rc == std::stoi(text.substr(exitAt + 9)));
+    const std::string got = std::regex_replace(replaceAll(out.str(), path, "%s"), seconds, "<T> s");
+    fs::path expectedFile = c;
+    expectedFile.replace_extension(".expected");
+    if (update) std::ofstream(expectedFile, std::ios::binary) << got;
+    REQUIRE_MESSAGE(fs::exists(expectedFile), "missing " << expectedFile << "; output was:\n"
+                                                         << got);
+    CHECK(got == readAll(expectedFile));
+  }
 }
