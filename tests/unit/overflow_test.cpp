@@ -40,7 +40,12 @@ TEST_CASE("--check overflow: every engine reports the wrapping addition, kind ov
       {"cover", file, "--entry", "main"},
       {"run", file, "--entry", "main", "--args", "2147483647,1"},
   };
-  for (const char* solver : {"z3", "cvc5"})
+#ifdef TANDEM_SANITIZED
+  const std::vector<const char*> solvers = {"z3"};  // memory errors, not the back ends' semantics
+#else
+  const std::vector<const char*> solvers = {"z3", "cvc5"};
+#endif
+  for (const char* solver : solvers)
     for (std::vector<std::string> c : commands) {
       const bool run = c[0] == "run";
       if (!run) c.insert(c.end(), {"--solver", solver});
@@ -83,7 +88,11 @@ TEST_CASE("--check overflow: concrete and symbolic evaluation agree on boundary 
   struct Case {
     std::string file, proc, args, op;
   };
+#ifdef TANDEM_SANITIZED
+  const std::vector<std::string> ops = {"+", "*", "neg"};
+#else
   const std::vector<std::string> ops = {"+", "-", "*", "/", "%", "neg", "abs"};
+#endif
 #ifdef TANDEM_SANITIZED
   const std::vector<unsigned> widths = {32};  // memory errors, not semantics: one width is enough
 #else
@@ -100,6 +109,9 @@ TEST_CASE("--check overflow: concrete and symbolic evaluation agree on boundary 
       const std::string file = dir.file(t + "_" + std::to_string(cases.size()) + ".tdm");
       for (int64_t a : vals)
         for (int64_t b : {vals[0], vals[3], vals[5], vals[7], vals[10]}) {
+#ifdef TANDEM_SANITIZED
+          if (b != vals[0] && b != vals[10]) continue;
+#endif
           const bool unary = op == "neg" || op == "abs";
           if (unary && b != vals[0]) continue;
           const std::string name = "t" + std::to_string(cases.size());
