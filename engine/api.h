@@ -16,6 +16,10 @@ Report prove(ir::Program& p, const ProveRequest& r);
 Report testgen(const ir::Program& p, const TestgenRequest& r);
 // Non-const: --prove-infeasible runs `prove`, whose predicates join the expression manager.
 Report cover(ir::Program& p, const CoverRequest& r);
+// Re-executes the counterexample of a saved report step by step (as `spin -t`): verdict error
+// (potential-error from a fabricated state) when it reproduces, unknown with the first step that
+// differs when it does not.
+Report replay(const ir::Program& p, const ReplayRequest& r);
 Report exportChc(const ir::Program& p, const ExportChcRequest& r);
 // `instrumented`: each location with the may/must-unverified conditions inferred there.
 Report printIr(const ir::Program& p, const std::string& file, bool instrumented = false);

@@ -297,6 +297,33 @@ void exportText(std::ostream& os, const Report& r) {
      << num(st["step_clauses"]) << " steps, " << num(st["query_clauses"]) << " queries)\n";
 }
 
+// replay: the error it reproduced (with the trace it took), or the first step that differs and
+// the moves possible there.
+void replayText(std::ostream& os, const Report& r, const TextOptions& o) {
+  verdictLine(os, r);
+  const std::string saved = r.extra.value("report", "");
+  const std::string cmd = r.extra.value("replayed_command", "");
+  if (r.error) {
+    errorHead(os, *r.error);
+    errorTrace(os, *r.error, o.trace);
+    const std::string n = num(r.extra["steps"]);
+    os << "reproduced: " << (n == "1" ? "the 1 step" : "the " + n + " steps") << " of " << saved
+       << " (" << cmd << ")" << (r.error->initialFabricated ? ", from its fabricated state" : "")
+       << "\n";
+    return;
+  }
+  if (!r.extra.contains("difference")) return;
+  const json& d = r.extra["difference"];
+  os << "not reproduced: " << num(r.extra["replayed_steps"]) << " of " << num(r.extra["steps"])
+     << " steps of " << saved << " (" << cmd << ") replayed\n";
+  if (d.contains("expected"))
+    os << "step " << num(d["step"]) << " saved: " << d["expected"].get<std::string>() << "\n";
+  if (!d["possible"].empty()) {
+    os << "moves possible there:\n";
+    for (const auto& m : d["possible"]) os << "  " << m.get<std::string>() << "\n";
+  }
+}
+
 }  // namespace
 
 void printTraceStep(std::ostream& os, const TraceStep& s) {
@@ -325,6 +352,8 @@ void printText(std::ostream& os, const Report& r, const TextOptions& o) {
     coverText(os, r, o);
   } else if (r.command == "run") {
     runText(os, r);
+  } else if (r.command == "replay") {
+    replayText(os, r, o);
   } else if (r.command == "export-chc") {
     exportText(os, r);
     if (o.stats && r.extra.contains("smtlib")) {  // the clauses are on stdout: comments

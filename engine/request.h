@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "abstraction/unverified.h"
 #include "cover/algorithms.h"
 #include "fabricate/prover.h"
@@ -116,6 +118,13 @@ struct CoverRequest : Request {
 struct RunRequest : Request {
   std::vector<std::string> args;  // the entry's arguments, as text
   uint64_t steps = 1000;          // a closed system walks this many steps
+};
+
+// `tandem replay FILE REPORT.json`: the saved report (of check, prove or testgen) whose
+// counterexample is re-executed. `entry`/`cls` come from the report unless given.
+struct ReplayRequest : Request {
+  std::string reportFile;
+  nlohmann::json saved;
 };
 
 struct ExportChcRequest : Request {

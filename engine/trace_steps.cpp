@@ -1,5 +1,7 @@
 #include "engine/trace_steps.h"
 
+#include <set>
+
 #include "mc/exec/state_format.h"
 
 namespace tandem::engine {
@@ -36,22 +38,24 @@ nlohmann::json namedValueJson(const exec::Value& v, const exec::ValueNames& name
   }
 }
 
-template <typename F>
-void forEachVariable(const ir::Program& p, const exec::State& s, F&& f) {
+// Every user-visible variable of `s` by its report name (the one naming rule: stateValues,
+// stateJson and setStateValues all walk it). `S` is State or const State.
+template <typename S, typename F>
+void forEachVariable(const ir::Program& p, S& s, F&& f) {
   for (size_t i = 0; i < s.globals.size(); ++i) f(p.vars[p.globals[i]].name, s.globals[i]);
   bool several = s.threads.size() > 1;
   for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
-    const exec::Thread& th = s.threads[t];
+    auto& th = s.threads[t];
     std::string prefix = several ? threadName(p, s, t) + "." : "";
     const ir::Cfa& proc = p.cfas[th.cfa];
     for (size_t i = 0; i < th.processLocals.size(); ++i)
       f(threadName(p, s, t) + "." + p.vars[proc.processLocals[i]].name, th.processLocals[i]);
-    const exec::Frame& fr = th.top();
+    auto& fr = th.top();
     const ir::Cfa& c = p.cfas[fr.cfa];
     for (size_t i = 0; i < fr.locals.size(); ++i)
       if (!p.vars[c.locals[i]].hidden) f(prefix + p.vars[c.locals[i]].name, fr.locals[i]);
     if (fr.self != exec::kNoObject && fr.self < s.heap.size()) {
-      const auto& obj = s.heap[fr.self];
+      auto& obj = s.heap[fr.self];
       const auto& fields = p.classes[obj.classIndex].fields;
       for (size_t i = 0; i < obj.fields.size(); ++i)
         f(prefix + p.vars[fields[i]].name, obj.fields[i]);
@@ -60,6 +64,66 @@ void forEachVariable(const ir::Program& p, const exec::State& s, F&& f) {
 }
 
 }  // namespace
+
+std::optional<exec::Value> valueFromJson(const nlohmann::json& j, const exec::Value& like) {
+  auto integer = [&]() -> std::optional<BigInt> {
+    if (j.is_number_integer()) return BigInt(j.get<int64_t>());
+    if (j.is_string()) return BigInt::parse(j.get<std::string>());
+    return std::nullopt;
+  };
+  switch (like.kind()) {
+    case exec::ValueKind::Int:
+      if (auto v = integer()) return exec::Value::integer(*v);
+      return std::nullopt;
+    case exec::ValueKind::I32:
+    case exec::ValueKind::I64:
+      if (!j.is_number_integer()) return std::nullopt;
+      return exec::Value::bits(like.bitWidth(), j.get<int64_t>());
+    case exec::ValueKind::Bool:
+      if (!j.is_boolean()) return std::nullopt;
+      return exec::Value::boolean(j.get<bool>());
+    case exec::ValueKind::Enum: {
+      if (!j.is_string()) return std::nullopt;
+      int i = like.enumType()->memberIndex(j.get<std::string>());
+      if (i < 0) return std::nullopt;
+      return exec::Value::enumMember(like.enumType(), static_cast<uint32_t>(i));
+    }
+    case exec::ValueKind::Array: {
+      if (!j.is_array()) return std::nullopt;
+      std::vector<exec::Value> elems;
+      for (size_t i = 0; i < j.size(); ++i) {
+        // A dynamic array may have grown: its new elements take the shape of the JSON.
+        exec::Value shape = i < like.length()   ? like.at(i)
+                            : j[i].is_boolean() ? exec::Value::boolean(false)
+                                                : exec::Value::integer(BigInt(0));
+        auto e = valueFromJson(j[i], shape);
+        if (!e) return std::nullopt;
+        elems.push_back(std::move(*e));
+      }
+      return exec::Value::array(std::move(elems));
+    }
+    default:
+      if (j.is_null()) return exec::Value::null();
+      return std::nullopt;
+  }
+}
+
+bool setStateValues(const ir::Program& p, exec::State& s, const nlohmann::json& values,
+                    std::string& problem) {
+  std::set<std::string> seen;
+  forEachVariable(p, s, [&](const std::string& n, exec::Value& v) {
+    if (!values.contains(n) || !problem.empty()) return;
+    seen.insert(n);
+    auto x = valueFromJson(values[n], v);
+    if (!x)
+      problem = "cannot set " + n + " to " + values[n].dump();
+    else
+      v = std::move(*x);
+  });
+  for (const auto& [k, v] : values.items())
+    if (problem.empty() && !seen.count(k)) problem = "the model has no variable " + k;
+  return problem.empty();
+}
 
 std::map<std::string, std::string> stateValues(const ir::Program& p, const exec::State& s) {
   std::map<std::string, std::string> out;

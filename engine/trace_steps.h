@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,14 @@ std::string threadName(const ir::Program& p, const exec::State& s, exec::ThreadI
 // top frame by name (prefixed with the thread when there are several threads), `this.f`.
 std::map<std::string, std::string> stateValues(const ir::Program& p, const exec::State& s);
 nlohmann::json stateJson(const ir::Program& p, const exec::State& s);
+// `j` (a value as stateJson prints it) as a value shaped like `like`: numbers for integers,
+// booleans, enum members by name, arrays element by element, null. References and objects print
+// as names no value can be rebuilt from: only null is accepted for them.
+std::optional<exec::Value> valueFromJson(const nlohmann::json& j, const exec::Value& like);
+// The inverse of stateJson: each variable named in `values` set to its value (replay rebuilds a
+// saved trace's first state so). False, with the problem, for a name or value it cannot set.
+bool setStateValues(const ir::Program& p, exec::State& s, const nlohmann::json& values,
+                    std::string& problem);
 // Each process instance's location (its label), by process name.
 nlohmann::json locationsJson(const ir::Program& p, const exec::State& s);
 // The report's trace steps (one per move), with the variables each one changed.

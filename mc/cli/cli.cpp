@@ -85,6 +85,14 @@ engine::Report dispatch(const Options& o, ir::Program& p, const Streams& s, std:
       return engine::cover(p, coverRequest(o, s));
     case Command::Ir:
       return engine::printIr(p, o.file, o.instrumented);
+    case Command::Replay: {
+      engine::ReplayRequest r = replayRequest(o, s);
+      // The saved run's --check overflow: part of the semantics the trace was found under.
+      const nlohmann::json checks = r.saved.value("checks", nlohmann::json::array());
+      if (std::find(checks.begin(), checks.end(), "overflow") != checks.end())
+        p.checkOverflow = true;
+      return engine::replay(p, r);
+    }
     case Command::Run:
       break;
   }
@@ -161,7 +169,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   try {
     std::vector<std::string> testFiles;
     if (!o.testsFile.empty()) testFiles.push_back(o.testsFile);
-    program = engine::loadModel(o.file, o.invariants, testFiles);
+    std::vector<std::string> invariants = o.invariants;
+    if (o.command == Command::Replay)  // the saved run's --invariant properties
+      for (const auto& i :
+           readSavedReport(o.reportFile).value("invariants", nlohmann::json::array()))
+        if (i.is_string()) invariants.push_back(i.get<std::string>());
+    program = engine::loadModel(o.file, invariants, testFiles);
   } catch (const engine::CommandError& e) {
     return fail(e, commandName(o.command), o.file, o.json, out, err);
   }
@@ -186,6 +199,12 @@ int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& e
         throw engine::usageError("--fail-on " + v +
                                  ": the verdicts it can make fail are unknown and potential-error");
     engine::Report rep = dispatch(o, p, streams, out);
+    // What `replay` needs to re-run the counterexample besides the model.
+    if (o.command != Command::Replay) {
+      if (!o.entry.empty()) rep.extra["entry"] = o.entry;
+      if (!o.invariants.empty()) rep.extra["invariants"] = o.invariants;
+      if (!o.checkKinds.empty()) rep.extra["checks"] = o.checkKinds;
+    }
     writeFormats(o, rep);
     // --fail-on: CI treats these verdicts as failures (exit 1).
     const bool fails = std::find(o.failOn.begin(), o.failOn.end(),

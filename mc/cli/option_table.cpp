@@ -9,7 +9,7 @@ namespace {
 constexpr CommandMask kCheck = bit(Command::Check), kProve = bit(Command::Prove),
                       kTestgen = bit(Command::Testgen), kRun = bit(Command::Run),
                       kIr = bit(Command::Ir), kExport = bit(Command::ExportChc),
-                      kCover = bit(Command::Cover);
+                      kCover = bit(Command::Cover), kReplay = bit(Command::Replay);
 constexpr CommandMask kAnalyses = kCheck | kProve | kTestgen | kRun | kExport | kCover;
 constexpr CommandMask kAll = kAnalyses | kIr;
 constexpr CommandMask kSolvers =
@@ -74,8 +74,8 @@ std::vector<OptionSpec> buildTable() {
     {"list-commands", 0, V::Flag, "", "", "print the implemented commands, one per line", 0, {}, {}},
     {"list-options", 0, V::Flag, "", "", "print each option and the commands it applies to", 0, {}, {}},
     // Entry points.
-    {"entry", 0, V::Text, "PROC", "", "the entry procedure of an open system", kAnalyses, {}, to(&Options::entry)},
-    {"class", 0, V::Text, "C", "", "analyse class C (prove: its invariant; check: method sequences)", kCheck | kProve, {}, to(&Options::cls)},
+    {"entry", 0, V::Text, "PROC", "", "the entry procedure of an open system", kAnalyses | kReplay, {}, to(&Options::entry)},
+    {"class", 0, V::Text, "C", "", "analyse class C (prove: its invariant; check: method sequences)", kCheck | kProve | kReplay, {}, to(&Options::cls)},
     {"max-calls", 0, V::Count, "N", "unbounded", "check --class: bound on the method calls after init", kCheck, {}, to(&Options::maxCalls)},
     {"args", 0, V::List, "A,B,...", "", "the entry procedure's arguments", kRun, {}, to(&Options::args)},
     {"steps", 0, V::Count, "N", "1000", "steps of the walk (a closed system walks exactly this many)", kRun, {}, to(&Options::steps)},
@@ -87,19 +87,19 @@ std::vector<OptionSpec> buildTable() {
     {"seed", 0, V::Natural, "N", "0", "seed of every random choice", kCheck | kProve | kTestgen | kRun, {}, to(&Options::seed)},
     {"max-depth", 0, V::Count, "N", "none", "bound on the depth: of the state graph (check), of a path (symbolic execution), of the abstract state graph (prove), of the cutpoint graph (export-chc), on the steps (run)", kAnalyses, {}, to(&Options::maxDepth)},
     {"max-states", 0, V::Count, "N", "none", "bound on the states: stored (check), expanded (symbolic execution), executed and triaged (prove), location vectors (export-chc), visited (run)", kAnalyses, {}, to(&Options::maxStates)},
-    {"timeout", 0, V::Seconds, "S", "none", "bound on the run time, in seconds", kAnalyses, {}, to(&Options::timeout)},
-    {"memory-limit", 0, V::Count, "MB", "none", "bound on the memory (resident set), in MB", kAnalyses, {}, to(&Options::memoryLimitMb)},
+    {"timeout", 0, V::Seconds, "S", "none", "bound on the run time, in seconds", kAnalyses | kReplay, {}, to(&Options::timeout)},
+    {"memory-limit", 0, V::Count, "MB", "none", "bound on the memory (resident set), in MB", kAnalyses | kReplay, {}, to(&Options::memoryLimitMb)},
     // Properties.
     {"check", 0, V::List, "KIND,...", "all", "error kinds tracked: assert, invariant, index-out-of-bounds, null-deref, div-by-zero, negative-size, deadlock, and overflow (i32/i64 arithmetic that wraps; only when listed)", kAnalyses, {}, to(&Options::checkKinds)},
-    {"invariant", 0, V::Repeated, "EXPR", "", "an extra safety property (an expression); repeatable", kCheck | kProve | kTestgen | kRun | kExport | kIr, {}, to(&Options::invariants)},
+    {"invariant", 0, V::Repeated, "EXPR", "", "an extra safety property (an expression); repeatable", kCheck | kProve | kTestgen | kRun | kExport | kIr | kReplay, {}, to(&Options::invariants)},
     {"deadlock", 0, V::Flag, "", "on", "report deadlocks: states of closed systems where no process can move and some process is not at a valid end (the default)", kCheck | kRun | kProve | kExport, {}, to(&Options::deadlock)},
     {"no-deadlock", 0, V::Flag, "", "", "do not report deadlocks of closed systems", kCheck | kRun | kProve | kExport, {}, to(&Options::noDeadlock)},
     // Output.
-    {"json", 0, V::Flag, "", "", "print the JSON report on stdout (docs/json.md)", kAll, {}, to(&Options::json)},
-    {"trace", 0, V::Flag, "", "", "print the counterexample trace", kCheck | kProve | kTestgen | kCover, {}, to(&Options::trace)},
-    {"stats", 0, V::Flag, "", "", "print statistics", kAnalyses, {}, to(&Options::stats)},
-    {"quiet", 0, V::Flag, "", "", "no progress line, no notes", kAnalyses, {}, to(&Options::quiet)},
-    {"progress", 0, V::Flag, "", "on a terminal", "a progress line on stderr once a second after 2 s", kAnalyses, {}, to(&Options::progress)},
+    {"json", 0, V::Flag, "", "", "print the JSON report on stdout (docs/json.md)", kAll | kReplay, {}, to(&Options::json)},
+    {"trace", 0, V::Flag, "", "", "print the counterexample trace", kCheck | kProve | kTestgen | kCover | kReplay, {}, to(&Options::trace)},
+    {"stats", 0, V::Flag, "", "", "print statistics", kAnalyses | kReplay, {}, to(&Options::stats)},
+    {"quiet", 0, V::Flag, "", "", "no progress line, no notes", kAnalyses | kReplay, {}, to(&Options::quiet)},
+    {"progress", 0, V::Flag, "", "on a terminal", "a progress line on stderr once a second after 2 s", kAnalyses | kReplay, {}, to(&Options::progress)},
     {"dot", 0, V::Text, "FILE", "", "write the state graph (check) or the abstract state graph (prove) in Graphviz format", kCheck | kProve, {}, to(&Options::dot)},
     {"output", 'o', V::Text, "FILE", "stdout", "write the clauses to FILE", kExport, {}, to(&Options::output)},
     // The solver.
@@ -152,7 +152,7 @@ std::vector<OptionSpec> buildTable() {
     {"no-guided", 0, V::Flag, "", "", "cover --algo statements: only enabling clauses, as the paper's AlgSC (default: a guided query through the most uncovered locations first)", kCover, {}, to(&Options::noGuided)},
     {"summaries", 0, V::Flag, "", "", "cover: calls of procedures that only touch their own locals become their tests' input/output pairs (computed bottom-up); what they leave open is asked again with the calls inlined", kCover, {}, to(&Options::summaries)},
     {"prove-infeasible", 0, V::Flag, "", "", "cover: ask prove whether each location infeasible within the bound is infeasible for every unwinding", kCover, {}, to(&Options::proveInfeasible)},
-    {"natives", 0, V::Repeated, "LIB.so", "", "load native functions from a plugin; repeatable", kAnalyses, {}, to(&Options::natives)},
+    {"natives", 0, V::Repeated, "LIB.so", "", "load native functions from a plugin; repeatable", kAnalyses | kReplay, {}, to(&Options::natives)},
   };
   // clang-format on
   return t;

@@ -23,14 +23,16 @@ const char* commandName(Command c) {
       return "export-chc";
     case Command::Cover:
       return "cover";
+    case Command::Replay:
+      return "replay";
   }
   return "check";
 }
 
 const std::vector<Command>& allCommands() {
-  static const std::vector<Command> kAll = {Command::Check,  Command::Cover, Command::ExportChc,
-                                            Command::Ir,     Command::Prove, Command::Run,
-                                            Command::Testgen};
+  static const std::vector<Command> kAll = {Command::Check, Command::Cover,  Command::ExportChc,
+                                            Command::Ir,    Command::Prove,  Command::Replay,
+                                            Command::Run,   Command::Testgen};
   return kAll;
 }
 
@@ -62,6 +64,8 @@ const char* commandSummary(Command c) {
       return "write Horn clauses (SMT-LIB2; a CHC solver says sat iff safe)";
     case Command::Cover:
       return "bounded infeasible code detection: path or statement cover of an unwinding";
+    case Command::Replay:
+      return "re-execute the counterexample of a saved --json report (as spin -t)";
   }
   return "";
 }
@@ -124,8 +128,9 @@ std::string globalHelp() {
   std::ostringstream os;
   os << "usage: tandem COMMAND FILE [OPTIONS]\n       tandem COMMAND --help\n\ncommands:\n";
   for (Command c : {Command::Check, Command::Prove, Command::Testgen, Command::Cover, Command::Run,
-                    Command::Ir, Command::ExportChc}) {
-    std::string name = std::string(commandName(c)) + " FILE";
+                    Command::Replay, Command::Ir, Command::ExportChc}) {
+    std::string name =
+        std::string(commandName(c)) + (c == Command::Replay ? " FILE REPORT" : " FILE");
     os << "  " << name << std::string(name.size() < 18 ? 18 - name.size() : 1, ' ')
        << commandSummary(c) << "\n";
   }
@@ -138,7 +143,8 @@ std::string globalHelp() {
 
 std::string commandHelp(Command c) {
   std::ostringstream os;
-  os << "usage: tandem " << commandName(c) << " FILE [OPTIONS]\n\n"
+  os << "usage: tandem " << commandName(c) << (c == Command::Replay ? " FILE REPORT.json" : " FILE")
+     << " [OPTIONS]\n\n"
      << commandName(c) << ": " << commandSummary(c) << "\n\noptions:\n";
   for (const OptionSpec& s : optionTable())
     if (s.appliesTo(c) || s.name == "help") describe(os, s, c);
@@ -297,8 +303,12 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   if (!known) return fail("unknown command '" + positional[0] + "'");
   o.command = command;
   if (positional.size() < 2) return fail("missing FILE after '" + positional[0] + "'");
-  if (positional.size() > 2) return fail("unexpected argument '" + positional[2] + "'");
+  const size_t files = command == Command::Replay ? 3 : 2;
+  if (positional.size() < files)
+    return fail("missing REPORT.json after FILE (tandem replay FILE REPORT.json)");
+  if (positional.size() > files) return fail("unexpected argument '" + positional[files] + "'");
   o.file = positional[1];
+  if (command == Command::Replay) o.reportFile = positional[2];
   for (const auto& [spec, value] : values) {
     if (!spec->appliesTo(o.command))
       return fail("--" + spec->name + " does not apply to '" + commandName(o.command) +

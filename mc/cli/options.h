@@ -21,7 +21,7 @@
 
 namespace tandem::cli {
 
-enum class Command : uint8_t { Check, Prove, Testgen, Run, Ir, ExportChc, Cover };
+enum class Command : uint8_t { Check, Prove, Testgen, Run, Ir, ExportChc, Cover, Replay };
 const char* commandName(Command c);
 std::optional<Command> parseCommand(const std::string& name);
 const std::vector<Command>& allCommands();  // the implemented commands
@@ -31,6 +31,7 @@ const std::vector<Command>& allCommands();  // the implemented commands
 struct Options {
   Command command = Command::Check;
   std::string file;
+  std::string reportFile;  // replay FILE REPORT.json
   std::vector<std::string> given;
   bool wasGiven(const std::string& name) const;
 

@@ -36,6 +36,8 @@ std::vector<std::string> argsFor(const std::string& text, const std::string& pat
   for (std::string w; ss >> w;) {
     auto at = w.find("%s");
     if (at != std::string::npos) w.replace(at, 2, path);
+    at = w.find("%d");  // the case's directory (replay reads a saved report there)
+    if (at != std::string::npos) w.replace(at, 2, fs::path(path).parent_path().string());
     args.push_back(w);
   }
   return args;
@@ -80,7 +82,8 @@ TEST_CASE("golden: diagnostics of bad input") {
 }
 
 // Golden traces: every tests/golden/traces/*.tdm runs with the arguments of its `// ARGS:` line
-// (the counterexample printed with --trace) and must exit with its `// EXIT:` status and print
+// (the counterexample printed with --trace; `%d` is the directory, where `replay` finds the saved
+// reports *.saved.json) and must exit with its `// EXIT:` status and print
 // exactly its .expected file, times aside.
 TEST_CASE("golden: counterexample traces as text") {
   fs::path dir = fs::path(TANDEM_SOURCE_DIR) / "tests" / "golden" / "traces";
@@ -102,7 +105,8 @@ TEST_CASE("golden: counterexample traces as text") {
     const auto exitAt = text.find("// EXIT: ");
     REQUIRE(exitAt != std::string::npos);
     CHECK(rc == std::stoi(text.substr(exitAt + 9)));
-    const std::string got = std::regex_replace(replaceAll(out.str(), path, "%s"), seconds, "<T> s");
+    const std::string got = std::regex_replace(
+        replaceAll(replaceAll(out.str(), path, "%s"), dir.string(), "%d"), seconds, "<T> s");
     fs::path expectedFile = c;
     expectedFile.replace_extension(".expected");
     if (update) std::ofstream(expectedFile, std::ios::binary) << got;

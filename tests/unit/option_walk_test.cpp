@@ -54,6 +54,19 @@ struct Scratch {
     fs::create_directories(dir);
     std::ofstream(path("preds.txt")) << "x1 <= x2\n";
     std::ofstream(path("foo_tests.tdm")) << "test foo(2, 0);\n";
+    // Saved reports with a counterexample, for replay.
+    save("race.json", {"check", shared("bakery2_race.tdm"), "--json"});
+    save("foo.json", {"check", shared("foo_null.tdm"), "--entry", "foo", "--json"});
+    save("stack.json",
+         {"check", shared("bounded_stack.tdm"), "--class", "BoundedStack", "--json", "--quiet"});
+  }
+  void save(const std::string& name, std::vector<std::string> args) const {
+    args.insert(args.begin(), "tandem");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ofstream out(path(name));
+    std::ostringstream err;
+    cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
   }
   ~Scratch() { fs::remove_all(dir); }
   std::string path(const std::string& name) const { return (dir / name).string(); }
@@ -61,7 +74,7 @@ struct Scratch {
 };
 
 // A command line where the option can take effect: the model and the flags it needs.
-std::vector<std::string> context(cli::Command c, const std::string& option) {
+std::vector<std::string> context(cli::Command c, const std::string& option, const Scratch& tmp) {
   using C = cli::Command;
   const std::string foo = shared("foo_null.tdm"), stack = shared("bounded_stack_fixed.tdm");
   switch (c) {
@@ -100,6 +113,10 @@ std::vector<std::string> context(cli::Command c, const std::string& option) {
     case C::Cover:
       if (option == "entry") return {"cover", shared("unstructured.tdm")};
       return {"cover", shared("unstructured.tdm"), "--entry", "foo"};
+    case C::Replay:
+      if (option == "entry") return {"replay", foo, tmp.path("foo.json")};
+      if (option == "class") return {"replay", shared("bounded_stack.tdm"), tmp.path("stack.json")};
+      return {"replay", shared("bakery2_race.tdm"), tmp.path("race.json")};
   }
   return {};
 }
@@ -112,9 +129,11 @@ std::vector<std::string> value(const cli::OptionSpec& s, cli::Command c, const S
       {"class", "BoundedStack"},
       {"args", "2,0"},
       {"check", "assert,invariant"},
-      {"invariant", c == cli::Command::Prove || c == cli::Command::ExportChc ? "x1 >= 0"
-                    : c == cli::Command::Testgen                             ? "0 <= 1"
-                                                                             : "turn >= 0"},
+      {"invariant",
+       c == cli::Command::Prove || c == cli::Command::ExportChc || c == cli::Command::Replay
+           ? "x1 >= 0"
+       : c == cli::Command::Testgen ? "0 <= 1"
+                                    : "turn >= 0"},
       {"dot", tmp.path("graph.dot")},
       {"output", tmp.path("out.smt2")},
       {"smt-log", tmp.path("log.smt2")},
@@ -123,6 +142,7 @@ std::vector<std::string> value(const cli::OptionSpec& s, cli::Command c, const S
       {"tests", tmp.path("foo_tests.tdm")},
       {"sarif", tmp.path("report.sarif")},
       {"junit", tmp.path("report.xml")},
+      {"annotate", tmp.path("annotated.tdm")},
       {"fail-on", "unknown"},
       {"natives", TANDEM_TEST_PLUGIN},
       {"heuristic", "partition"},
@@ -162,6 +182,7 @@ std::map<std::string, Probe> probes(const Scratch& tmp) {
       {"tests-out", exists("tests.json")},
       {"sarif", exists("report.sarif")},
       {"junit", exists("report.xml")},
+      {"annotate", exists("annotated.tdm")},
       {"max-states",
        [](const Result& r) {
          if (r.rc == 4) CHECK(r.out.find("bound") != std::string::npos);
@@ -176,7 +197,7 @@ TEST_CASE("option walk: every (command, option) pair is honoured or exit 2 namin
   for (cli::Command c : cli::allCommands()) {
     for (const cli::OptionSpec& s : cli::optionTable()) {
       if (!s.commands) continue;  // --help and friends need no command
-      std::vector<std::string> args = context(c, s.name);
+      std::vector<std::string> args = context(c, s.name, tmp);
       args.push_back("--" + s.name);
       for (const std::string& v : value(s, c, tmp)) args.push_back(v);
       args.push_back("--quiet");

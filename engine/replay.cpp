@@ -1,0 +1,379 @@
+// `tandem replay FILE REPORT.json`: the counterexample of a saved --json report re-executed step
+// by step by the reference evaluator, as `spin -t` follows a trail. Each saved step names its
+// process, its source line and the state after it; the replay takes, from the current state, the
+// move of that process from that line that leads to that state. It reproduces when the last step
+// raises the saved kind of error (a deadlock: no process can move); otherwise the first step no
+// move matches is the difference, reported with the moves that were possible there.
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "engine/api.h"
+#include "engine/setup.h"
+#include "engine/trace_steps.h"
+#include "mc/exec/chooser.h"
+#include "mc/exec/evaluator.h"
+#include "mc/search/generic_system.h"
+
+namespace tandem::engine {
+
+namespace {
+
+using nlohmann::json;
+
+// Every successor and error of one state.
+class Capture final : public search::SuccessorSink {
+ public:
+  struct Item {
+    std::string state;
+    search::Move move;
+  };
+  void successor(std::string_view s, const search::Move& m) override {
+    items.push_back({std::string(s), m});
+  }
+  void error(const search::FoundError& e) override { errors.push_back(e); }
+  void incomplete(const std::string& why) override { incompleteReason = why; }
+  std::vector<Item> items;
+  std::vector<search::FoundError> errors;
+  std::string incompleteReason;
+};
+
+std::string text(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+uint32_t lineOf(const ir::Program& p, const search::Move& m) {
+  return m.edges.empty() ? 0 : p.edges[m.edges.front()].loc.line;
+}
+
+// A saved step, as one line: `P2 (line 24): x2 := x1;`.
+std::string stepText(const json& st) {
+  std::string out = text(st, "process");
+  if (st.value("line", 0u))
+    out += (out.empty() ? "" : " ") + std::string("(line ") + std::to_string(st.value("line", 0u)) +
+           ")";
+  return out + (out.empty() ? "" : ": ") + text(st, "statement");
+}
+
+class Replayer {
+ public:
+  Replayer(const ir::Program& p, const ReplayRequest& r, exec::Evaluator& ev,
+           search::GenericSystem& sys, uint32_t cls)
+      : p_(p),
+        r_(r),
+        ev_(ev),
+        sys_(sys),
+        cls_(cls),
+        err_(r.saved["error"]),
+        steps_(err_["trace"]),
+        kind_(text(err_, "kind")),
+        fabricated_(err_.value("initial_fabricated", false)) {}
+
+  Report run(search::Budget& budget);
+
+ private:
+  std::optional<exec::State> start();
+  std::optional<exec::Value> argValue(const json& args, ir::VarId param);
+  bool startNextCall(exec::State& s);
+  bool moveMatches(const exec::State& before, const search::Move& m, const json& st) const;
+  bool stateMatches(const exec::State& s, const json& st) const;
+  void differs(size_t step, const std::string& why, const std::vector<std::string>& possible = {});
+  Capture successors(const exec::State& s) {
+    Capture cap;
+    sys_.codec().encode(s, buf_);
+    sys_.successors(buf_, cap);
+    return cap;
+  }
+
+  const ir::Program& p_;
+  const ReplayRequest& r_;
+  exec::Evaluator& ev_;
+  search::GenericSystem& sys_;
+  uint32_t cls_;
+  const json& err_;
+  const json& steps_;
+  std::string kind_;
+  bool fabricated_;
+  exec::RandomChooser chooser_{0};
+  size_t call_ = 0;  // the class analysis: the saved call running
+  std::string buf_;
+  json difference_;
+  std::string problem_;
+};
+
+std::optional<exec::Value> Replayer::argValue(const json& args, ir::VarId param) {
+  const ir::Variable& v = p_.vars[param];
+  exec::Value like = exec::defaultValue(v.type);
+  if (!args.is_object() || !args.contains(v.name)) return like;
+  return valueFromJson(args[v.name], like);
+}
+
+// The state the saved trace starts from: the matching initial state of a closed system, or the
+// entry's (the class initialiser's) first state with the saved inputs; a fabricated state is
+// rebuilt from its values and the first step's locations.
+std::optional<exec::State> Replayer::start() {
+  const json& want = err_.contains("initial_state") ? err_["initial_state"] : json();
+  std::optional<exec::State> s;
+  if (p_.isClosed()) {
+    Capture init;
+    sys_.initialStates(init);
+    for (const auto& it : init.items) {
+      exec::State x = sys_.codec().decode(it.state);
+      if (!fabricated_ && (!want.is_object() || stateJson(p_, x) == want)) return x;
+      if (!s) s = std::move(x);
+    }
+    if (!s) {
+      differs(0, "the model has no initial state");
+      return std::nullopt;
+    }
+  } else {
+    const ir::CfaId entry = cls_ != ir::kNone ? p_.classes[cls_].init : entryOf(r_, p_);
+    const json& calls = r_.saved.contains("calls") ? r_.saved["calls"] : json::array();
+    const json& args = cls_ != ir::kNone && !calls.empty() ? calls[0]["args"] : want;
+    std::vector<exec::Value> values;
+    for (ir::VarId v : p_.cfas[entry].params) {
+      auto x = argValue(args, v);
+      if (!x) {
+        differs(0, "the saved value of " + p_.vars[v].name + " does not fit its type");
+        return std::nullopt;
+      }
+      values.push_back(std::move(*x));
+    }
+    auto made = cls_ != ir::kNone ? ev_.makeClassInitState(cls_, std::move(values), chooser_)
+                                  : ev_.makeEntryState(entry, std::move(values), chooser_);
+    if (!made.ok()) {
+      differs(0, "the initial state cannot be built: " + made.error().message);
+      return std::nullopt;
+    }
+    s = std::move(made).value();
+  }
+  std::string problem;
+  if (want.is_object() && !setStateValues(p_, *s, want, problem)) {
+    differs(0, "the saved initial state does not fit the model: " + problem);
+    return std::nullopt;
+  }
+  if (fabricated_ && !steps_.empty()) {  // the fabricated state's locations
+    json where = steps_[0].contains("locations") ? steps_[0]["locations"] : json::object();
+    if (!text(steps_[0], "process").empty() && where.is_object())
+      where[text(steps_[0], "process")] = text(steps_[0], "label");
+    for (exec::ThreadId t = 0; t < s->threads.size(); ++t) {
+      std::string label =
+          p_.isClosed() ? text(where, threadName(p_, *s, t).c_str()) : text(steps_[0], "label");
+      if (label.empty()) continue;
+      exec::Frame& f = s->threads[t].top();
+      const auto& locs = p_.cfas[f.cfa].locs;
+      auto it = std::find_if(locs.begin(), locs.end(),
+                             [&](ir::LocId l) { return p_.locName(l) == label; });
+      if (it == locs.end()) {
+        differs(0, "the model has no location " + label + " in " + p_.cfas[f.cfa].name);
+        return std::nullopt;
+      }
+      f.pc = *it;
+    }
+  }
+  if (want.is_object() && stateJson(p_, *s) != want) {
+    differs(0, "the saved initial state is not a state of the model");
+    return std::nullopt;
+  }
+  return s;
+}
+
+// The class analysis: the previous call has returned; the next saved call starts.
+bool Replayer::startNextCall(exec::State& s) {
+  const json& calls = r_.saved.contains("calls") ? r_.saved["calls"] : json::array();
+  if (cls_ == ir::kNone || call_ + 1 >= calls.size()) return false;
+  const json& c = calls[++call_];
+  ir::CfaId method = ir::kNone;
+  for (ir::CfaId m : p_.classes[cls_].methods) {
+    const std::string& n = p_.cfas[m].name;
+    if (n.substr(n.rfind('.') + 1) == text(c, "method")) method = m;
+  }
+  if (method == ir::kNone) return false;
+  std::vector<exec::Value> args;
+  for (ir::VarId v : p_.cfas[method].params) {
+    auto x = argValue(c["args"], v);
+    if (!x) return false;
+    args.push_back(std::move(*x));
+  }
+  const exec::ObjectId self = s.threads[0].top().self;
+  return ev_.startMethod(s, 0, method, std::move(args), self, chooser_).ok();
+}
+
+bool Replayer::moveMatches(const exec::State& before, const search::Move& m, const json& st) const {
+  if (m.method != ir::kNone)  // a method call of the class analysis: `call pop()`
+    return text(st, "statement") == moveText(p_, m);
+  const std::string proc = text(st, "process");
+  if (cls_ == ir::kNone && !proc.empty() &&
+      (m.thread >= before.threads.size() || threadName(p_, before, m.thread) != proc))
+    return false;
+  const uint32_t line = st.value("line", 0u);
+  return !line || lineOf(p_, m) == line;
+}
+
+bool Replayer::stateMatches(const exec::State& s, const json& st) const {
+  if (st.contains("state") && stateJson(p_, s) != st["state"]) return false;
+  const json& where = st.contains("locations") ? st["locations"] : json();
+  return !where.is_object() || where.empty() || locationsJson(p_, s) == where;
+}
+
+void Replayer::differs(size_t step, const std::string& why,
+                       const std::vector<std::string>& possible) {
+  problem_ = "step " + std::to_string(step) + " differs: " + why;
+  difference_ = {{"step", step}, {"why", why}, {"possible", possible}};
+  if (step < steps_.size()) difference_["expected"] = stepText(steps_[step]);
+}
+
+Report Replayer::run(search::Budget& budget) {
+  Report rep;
+  rep.command = "replay";
+  rep.file = r_.file;
+  rep.extra["report"] = r_.reportFile;
+  rep.extra["replayed_command"] = text(r_.saved, "command");
+  rep.extra["steps"] = steps_.size();
+  search::Trace tr;
+  std::optional<search::FoundError> found;
+  std::optional<exec::State> cur = start();
+  if (cur) tr.initial = *cur;
+  for (size_t i = 0; cur && !found && i < steps_.size(); ++i) {
+    if (budget.poll()) break;
+    const json& st = steps_[i];
+    const bool last = i + 1 == steps_.size();
+    Capture cap = successors(*cur);
+    // A saved `call m(..)` step is a move of its own (prove's class traces); in check's class
+    // traces the calls are in the report's `calls`, and a call starts once the last returned.
+    const bool callStep = text(st, "statement").rfind("call ", 0) == 0;
+    auto ownMove = [&](const search::Move& m) { return callStep || m.method == ir::kNone; };
+    if (std::none_of(cap.items.begin(), cap.items.end(),
+                     [&](auto& x) { return ownMove(x.move); }) &&
+        std::none_of(cap.errors.begin(), cap.errors.end(),
+                     [&](auto& e) { return ownMove(e.move); }) &&
+        startNextCall(*cur))
+      cap = successors(*cur);
+    if (last && kind_ != "deadlock")
+      for (const auto& e : cap.errors)
+        if (!found && ir::errorKindName(e.kind) == kind_ && moveMatches(*cur, e.move, st)) {
+          found = e;
+          // An invariant fails in the state the move leads to; other errors stop the move.
+          std::optional<exec::State> after;
+          if (e.kind == ir::ErrorKind::Invariant) after = sys_.replay(*cur, e.move, nullptr);
+          tr.steps.push_back({e.move, *cur, after ? *after : *cur});
+        }
+    if (found) break;
+    std::optional<exec::State> next;
+    std::vector<std::string> possible;
+    for (const auto& it : cap.items) {
+      if (!ownMove(it.move)) continue;
+      exec::State x = sys_.codec().decode(it.state);
+      if (moveMatches(*cur, it.move, st) && stateMatches(x, st)) {
+        tr.steps.push_back({it.move, *cur, x});
+        next = std::move(x);
+        break;
+      }
+      std::string who = p_.isClosed() ? threadName(p_, *cur, it.move.thread) + " " : "";
+      possible.push_back(who + "(line " + std::to_string(lineOf(p_, it.move)) +
+                         "): " + moveText(p_, it.move));
+    }
+    for (const auto& e : cap.errors)
+      possible.push_back(std::string("an error: ") + ir::errorKindName(e.kind) + ": " + e.message);
+    if (!next) {
+      differs(i, "no move of the model matches it", possible);
+      cur.reset();
+    } else {
+      cur = std::move(next);
+    }
+  }
+  if (cur && !found && !budget.stopped()) {
+    Capture cap = successors(*cur);
+    sys_.codec().encode(*cur, buf_);
+    if (kind_ == "deadlock" && cap.items.empty() && cap.errors.empty() &&
+        !sys_.allAtValidEnd(buf_)) {
+      found = search::FoundError{ir::ErrorKind::Deadlock, {}, "no process can move", {}};
+    } else if (steps_.empty() && kind_ == "invariant") {
+      auto st = ev_.checkInvariants(*cur);
+      if (!st.ok())
+        found = search::FoundError{st.error().kind, st.error().loc, st.error().message, {}};
+    }
+    if (!found)
+      differs(steps_.size(), "the trace ran to its end and raised no " + kind_ + " error");
+  }
+  rep.extra["replayed_steps"] = tr.steps.size();
+  if (budget.stopped()) {
+    rep.reason = budget.stopped()->reason;
+  } else if (found) {
+    rep.verdict = fabricated_ ? Verdict::PotentialError : Verdict::Error;
+    ErrorInfo e;
+    e.kind = found->kind == ir::ErrorKind::Deadlock ? "deadlock" : ir::errorKindName(found->kind);
+    e.message = found->message;
+    e.line = found->loc.line;
+    e.label = text(err_, "label");
+    e.trace = traceSteps(p_, tr);
+    for (size_t i = 0; cls_ != ir::kNone && i < e.trace.size(); ++i)
+      e.trace[i].process = text(steps_[i], "process");  // the call the step belongs to
+    for (auto& s : e.trace) s.fabricated = fabricated_ && &s == &e.trace.front();
+    e.initial = stateJson(p_, tr.initial);
+    e.initialFabricated = fabricated_;
+    rep.error = std::move(e);
+  } else {
+    rep.reason = "not reproduced: " + problem_;
+    rep.extra["difference"] = difference_;
+  }
+  addRunStats(rep.stats, budget);
+  return rep;
+}
+
+// The integer arguments of the saved `call m(a, b)` steps: the pool the class analysis draws
+// method arguments from.
+std::vector<int64_t> callArguments(const json& steps) {
+  std::set<int64_t> pool;
+  for (const json& st : steps) {
+    const std::string s = text(st, "statement");
+    if (s.rfind("call ", 0) != 0 || s.find('(') == std::string::npos) continue;
+    std::istringstream args(s.substr(s.find('(') + 1));
+    for (std::string a; std::getline(args, a, ',');) {
+      try {
+        pool.insert(std::stoll(a));
+      } catch (const std::exception&) {  // a bool or enum argument: not from the pool
+      }
+    }
+  }
+  return {pool.begin(), pool.end()};
+}
+
+}  // namespace
+
+Report replay(const ir::Program& p, const ReplayRequest& r) {
+  const json& saved = r.saved;
+  if (!saved.is_object() || !saved.contains("error") || !saved["error"].is_object() ||
+      !saved["error"].contains("trace") || !saved["error"]["trace"].is_array())
+    throw inputError(r.reportFile,
+                     r.reportFile + " holds no counterexample to replay (verdict " +
+                         (saved.is_object() && saved.contains("verdict") ? saved["verdict"].dump()
+                                                                         : std::string("none")) +
+                         "); replay reads the --json report of check, prove or "
+                         "testgen with an error");
+  ReplayRequest req = r;
+  if (req.entry.empty() && req.cls.empty()) {
+    req.entry = text(saved, "entry");
+    req.cls = text(saved, "class");
+  }
+  exec::NativeRegistry natives;
+  loadNatives(req, p, natives);
+  RunBudget rb(req);
+  exec::Evaluator ev(p, natives);
+  search::GenericOptions go;
+  go.tracked.fill(true);
+  go.initialUnchecked = true;
+  const uint32_t cls = classOf(req, p);
+  if (cls != ir::kNone) {
+    go.entry = p.classes[cls].init;
+    go.classIndex = cls;
+    go.argPool = callArguments(saved["error"]["trace"]);
+  } else if (!p.isClosed()) {
+    go.entry = entryOf(req, p);
+  }
+  search::GenericSystem sys(p, ev, go);
+  Replayer replayer(p, req, ev, sys, cls);
+  return replayer.run(rb.budget);
+}
+
+}  // namespace tandem::engine
