@@ -6,6 +6,7 @@
 
 #include "engine/api.h"
 #include "engine/check_symbolic.h"
+#include "engine/dot_graph.h"
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
 #include "mc/exec/evaluator.h"
@@ -19,42 +20,28 @@ namespace tandem::engine {
 
 namespace {
 
-constexpr size_t kDotLimit = 1000;
-
 bool hasInputs(const ir::Program& p) {
   for (auto g : p.globals)
     if (!p.vars[g].init) return true;
   return false;
 }
 
-void writeDot(const std::string& path, const ir::Program& p, const search::Explorer& ex,
-              const search::ExploreResult& r, search::GenericSystem& sys, std::ostream* diag) {
-  if (!r.graphComplete) {
-    if (diag)
-      *diag << "tandem: --dot: the graph has more than " << kDotLimit
-            << " states; not written (bound the search with --max-states " << kDotLimit << ")\n";
-    return;
-  }
+void writeDot(const std::string& path, const CheckGraph& g, std::ostream* diag) {
   std::ofstream out(path);
   if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
-  out << "digraph states {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
-  for (search::StateStore::Id id = 0; id < ex.store().size(); ++id) {
-    auto s = sys.codec().decode(ex.store().get(id));
-    std::string label;
-    for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
-      label += (t ? " " : "") + p.locName(s.threads[t].top().pc);
-    for (auto& [k, v] : stateValues(p, s)) label += "\\n" + k + " = " + v;
-    out << "  s" << id << " [label=\"" << label << "\""
-        << (ex.store().parent(id) == search::StateStore::kNoParent ? ", penwidth=2" : "") << "];\n";
-  }
-  for (auto& [a, b] : r.graph) out << "  s" << a << " -> s" << b << ";\n";
-  out << "}\n";
+  writeCheckDot(out, g);
+  if (diag && g.store.size() > g.limit)
+    *diag << "tandem: --dot: the graph has " << g.store.size() << " states; " << path
+          << " shows the first " << g.limit
+          << (g.result.errorSource != search::StateStore::kNoParent ? " and the error path" : "")
+          << " (--dot-max-states N draws more)\n";
 }
 
 // The error of an explicit search, with its trace replayed by the reference evaluator.
-void reportError(Report& rep, const ir::Program& p, const search::ExploreResult& r,
-                 search::TransitionSystem& sys, const search::Explorer& ex,
-                 search::GenericSystem& generic, exec::Evaluator& ev, std::ostream* diag) {
+// Returns the replayed trace.
+search::Trace reportError(Report& rep, const ir::Program& p, const search::ExploreResult& r,
+                          search::TransitionSystem& sys, const search::Explorer& ex,
+                          search::GenericSystem& generic, exec::Evaluator& ev, std::ostream* diag) {
   rep.verdict = Verdict::Error;
   search::Trace tr = search::buildTrace(sys, ex.store(), r, generic, ev);
   if (!tr.replayed) {
@@ -64,7 +51,7 @@ void reportError(Report& rep, const ir::Program& p, const search::ExploreResult&
             << tr.problem << "); please report this bug\n";
     rep.verdict = Verdict::Unknown;
     rep.reason = "internal error: counterexample replay failed: " + tr.problem;
-    return;
+    return tr;
   }
   ErrorInfo e;
   if (r.outcome == search::Outcome::Deadlock) {
@@ -84,6 +71,7 @@ void reportError(Report& rep, const ir::Program& p, const search::ExploreResult&
     e.label = "(initial state)";
   }
   rep.error = std::move(e);
+  return tr;
 }
 
 }  // namespace
@@ -168,13 +156,14 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   eo.budget = &rb.budget;
   eo.deadlock = go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
   eo.progress = &rb.progress;
-  eo.graphLimit = r.dot.empty() ? 0 : kDotLimit;
+  eo.graphLimit = r.dot.empty() ? 0 : r.dotMaxStates;
   search::Explorer ex(sys, eo);
   search::ExploreResult res = ex.run();
 
   Report rep;
   rep.command = "check";
   rep.file = r.file;
+  std::optional<search::Trace> trace;
   switch (res.outcome) {
     case search::Outcome::Exhausted:
       rep.verdict = testsOnly ? Verdict::Unknown : Verdict::Verified;
@@ -186,7 +175,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
       break;
     case search::Outcome::ErrorFound:
     case search::Outcome::Deadlock:
-      reportError(rep, p, res, sys, ex, generic, ev, r.diag);
+      trace = reportError(rep, p, res, sys, ex, generic, ev, r.diag);
       break;
   }
   rep.stats["states"] = res.states;
@@ -216,7 +205,10 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();
   if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;
-  if (!r.dot.empty()) writeDot(r.dot, p, ex, res, generic, r.diag);
+  if (!r.dot.empty())
+    writeDot(r.dot,
+             {p, ex.store(), res, generic.codec(), trace ? &*trace : nullptr, r.dotMaxStates},
+             r.diag);
   return rep;
 }
 

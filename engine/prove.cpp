@@ -6,6 +6,7 @@
 
 #include "abstraction/auto_predicates.h"
 #include "engine/api.h"
+#include "engine/dot_graph.h"
 #include "engine/load.h"
 #include "engine/prove_annotate.h"
 #include "engine/prove_errors.h"
@@ -61,23 +62,7 @@ void writeDot(const std::string& path, const fabricate::ProveResult& r,
               const abstraction::Abstraction& abs) {
   std::ofstream out(path);
   if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
-  auto esc = [](std::string s) {
-    std::string o;
-    for (char c : s) o += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    return o;
-  };
-  out << "digraph abstract_states {\n  node [shape=box, fontname=\"monospace\"];\n";
-  for (size_t i = 0; i < r.nodes.size(); ++i) {
-    const auto& n = r.nodes[i];
-    out << "  a" << i << " [label=\"" << esc(abs.locationText(n.state.pcs)) << "\\n"
-        << esc(abs.formulaText(n.state)) << "\"";
-    if (n.error) out << ", color=red, penwidth=2";
-    if (n.fabricated) out << ", style=dashed";
-    out << "];\n";
-  }
-  for (const auto& e : r.edges)
-    out << "  a" << e.from << " -> a" << e.to << (e.fabricated ? " [style=dashed]" : "") << ";\n";
-  out << "}\n";
+  writeProveDot(out, r, abs);
 }
 
 const char* engineName(fabricate::ProveOptions::Engine e) {

@@ -24,6 +24,7 @@ int exitCode(Verdict v);
 struct TraceStep {
   uint64_t step = 0;
   std::string process;  // "" for open systems
+  uint32_t thread = 0;  // the thread that moved (text traces: SPIN's process number)
   std::string label;    // location name before the step
   std::string statement;
   uint32_t line = 0;  // the statement's source line (0: none, e.g. an initial state)

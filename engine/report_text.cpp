@@ -31,11 +31,44 @@ std::string valuesText(const json& state) {
   return out.empty() ? "(no variables)" : out;
 }
 
-// The trace as SPIN's `spin -t -p` shows one: where it starts, each step with its process, its
-// location and source line, the statement and what it changed, and where the processes end.
-void errorTrace(std::ostream& os, const ErrorInfo& e, bool withTrace) {
-  if (!withTrace) {
+// --trace-format spin: as `spin -t -p` prints a trail (step, process number and name, file:line,
+// the state before, the statement in brackets), the error, where the trail ends, and the final
+// values and locations.
+void spinTrace(std::ostream& os, const ErrorInfo& e, const std::string& file) {
+  for (const auto& s : e.trace) {
+    os << std::setw(3) << s.step + 1 << ":\tproc " << std::setw(2) << s.thread << " ("
+       << (s.process.empty() ? "main" : s.process) << ":1) " << file << ":" << s.line << " (state "
+       << s.label << ")\t[" << s.statement << "]\n";
+  }
+  os << "spin: " << file << ":" << e.line << ", Error: " << e.message << "\n";
+  os << "spin: trail ends after " << e.trace.size() << " steps\n";
+  const json& last = e.trace.empty() ? e.initial : e.trace.back().state;
+  if (last.is_object())
+    for (const auto& [k, v] : last.items())
+      os << "\t\t" << k << " = " << (v.is_string() ? v.get<std::string>() : v.dump()) << "\n";
+  if (!e.trace.empty() && e.trace.back().locations.is_object()) {
+    os << "#processes: " << e.trace.back().locations.size() << "\n";
+    for (const auto& [proc, loc] : e.trace.back().locations.items())
+      os << std::setw(3) << e.trace.size() << ":\tproc " << proc << " (state "
+         << loc.get<std::string>() << ")\n";
+  }
+}
+
+// The trace as text: where it starts, each step with its process, its location and source line,
+// the statement and what it changed, and where the processes end. --trace-format json: one JSON
+// object per step (JSON Lines); spin: as spin -t -p.
+void errorTrace(std::ostream& os, const ErrorInfo& e, const TextOptions& o, const std::string& file,
+                bool always = false) {
+  if (!o.trace && !always) {
     os << "(" << e.trace.size() << " steps; --trace prints them)\n";
+    return;
+  }
+  if (o.traceFormat == TraceFormat::Json) {
+    for (const auto& s : e.trace) os << traceStepJson(s).dump() << "\n";
+    return;
+  }
+  if (o.traceFormat == TraceFormat::Spin) {
+    spinTrace(os, e, file);
     return;
   }
   if (e.initial.is_object() && !e.initial.empty())
@@ -98,7 +131,7 @@ void checkText(std::ostream& os, const Report& r, const TextOptions& o) {
   if (r.extra.value("engine", "") != "symbolic") {
     if (r.error) {
       errorHead(os, *r.error);
-      errorTrace(os, *r.error, o.trace);
+      errorTrace(os, *r.error, o, r.file);
     }
     os << num(st["states"]) << " states, " << num(st["transitions"]) << " transitions, depth "
        << num(st["depth"]) << ", " << num(st["time_s"]) << " s\n";
@@ -116,7 +149,7 @@ void checkText(std::ostream& os, const Report& r, const TextOptions& o) {
       }
       os << "\n";
     }
-    errorTrace(os, *r.error, o.trace);
+    errorTrace(os, *r.error, o, r.file);
   }
   os << num(st["states"]) << " symbolic states, " << num(st["paths"]) << " paths, "
      << num(st["solver_queries"]) << " solver queries, " << num(st["time_s"]) << " s\n";
@@ -160,7 +193,7 @@ void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
           "within the triage bounds)\n";
   if (r.error) {
     errorHead(os, *r.error);
-    errorTrace(os, *r.error, o.trace);
+    errorTrace(os, *r.error, o, r.file);
   }
   const json& potential = r.extra.value("potential_errors", json::array());
   // A single potential error that triage reproduced is the error shown above.
@@ -201,7 +234,7 @@ void testgenText(std::ostream& os, const Report& r, const TextOptions& o) {
   }
   if (r.error && o.trace) {
     errorHead(os, *r.error);
-    errorTrace(os, *r.error, true);
+    errorTrace(os, *r.error, o, r.file, true);
   }
   const json& st = r.stats;
   if (st.value("duplicate_errors", 0) > 0)
@@ -247,7 +280,7 @@ void coverText(std::ostream& os, const Report& r, const TextOptions& o) {
        << tests[i]["result"].get<std::string>() << "\n";
   if (r.error) {
     errorHead(os, *r.error);
-    errorTrace(os, *r.error, o.trace);
+    errorTrace(os, *r.error, o, r.file);
   }
   const bool complete = r.verdict != Verdict::Unknown;
   os << "covered: " << r.extra["covered_labels"].dump();
@@ -305,7 +338,7 @@ void replayText(std::ostream& os, const Report& r, const TextOptions& o) {
   const std::string cmd = r.extra.value("replayed_command", "");
   if (r.error) {
     errorHead(os, *r.error);
-    errorTrace(os, *r.error, o.trace);
+    errorTrace(os, *r.error, o, r.file);
     const std::string n = num(r.extra["steps"]);
     os << "reproduced: " << (n == "1" ? "the 1 step" : "the " + n + " steps") << " of " << saved
        << " (" << cmd << ")" << (r.error->initialFabricated ? ", from its fabricated state" : "")

@@ -1,15 +1,19 @@
 // Reports as text: what each command prints without --json (the JSON form is Report::toJson).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 
 #include "engine/report.h"
 
 namespace tandem::engine {
 
+enum class TraceFormat : uint8_t { Text, Json, Spin };
+
 struct TextOptions {
-  bool trace = false;  // the counterexample's steps, not only their number
-  bool stats = false;  // the stats object after the summary
+  bool trace = false;                           // the counterexample's steps, not only their number
+  bool stats = false;                           // the stats object after the summary
+  TraceFormat traceFormat = TraceFormat::Text;  // --trace-format
 };
 
 void printText(std::ostream& os, const Report& r, const TextOptions& o);

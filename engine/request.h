@@ -66,7 +66,8 @@ struct CheckRequest : Request {
   std::optional<uint64_t> maxCalls;          // check --class
   std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
   symbolic::MixedOptions mixed;
-  std::string dot;  // write the explored state graph (closed systems)
+  std::string dot;             // write the explored state graph (closed systems)
+  size_t dotMaxStates = 1000;  // --dot draws at most this many states (and the error path)
 };
 
 struct ProveRequest : Request {

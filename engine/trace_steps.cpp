@@ -167,6 +167,13 @@ std::string moveText(const ir::Program& p, const search::Move& m) {
   return s;
 }
 
+std::string moveStatement(const ir::Program& p, const exec::State& before, const search::Move& m) {
+  std::string s = moveText(p, m);
+  if (m.partner < before.threads.size())  // a rendezvous: the receiver's side too
+    s += "  =>  " + threadName(p, before, m.partner) + ": " + p.edges[m.partnerEdge].text;
+  return s;
+}
+
 std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr) {
   std::vector<TraceStep> out;
   for (size_t i = 0; i < tr.steps.size(); ++i) {
@@ -174,15 +181,13 @@ std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr)
     TraceStep ts;
     ts.step = i;
     const exec::State& before = st.before;
+    ts.thread = st.move.thread;
     if (st.move.thread < before.threads.size()) {
       ts.process = threadName(p, before, st.move.thread);
       ts.label = p.locName(before.threads[st.move.thread].top().pc);
     }
-    ts.statement = moveText(p, st.move);
+    ts.statement = moveStatement(p, before, st.move);
     if (!st.move.edges.empty()) ts.line = p.edges[st.move.edges.front()].loc.line;
-    if (st.move.partner < before.threads.size())  // a rendezvous: the receiver's side too
-      ts.statement += "  =>  " + threadName(p, before, st.move.partner) + ": " +
-                      p.edges[st.move.partnerEdge].text;
     auto a = stateValues(p, before), b = stateValues(p, st.after);
     for (auto& [k, v] : b)
       if (a[k] != v) ts.changed[k] = v;

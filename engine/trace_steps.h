@@ -35,6 +35,8 @@ nlohmann::json locationsJson(const ir::Program& p, const exec::State& s);
 std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr);
 // The statement(s) of a move, as written.
 std::string moveText(const ir::Program& p, const search::Move& m);
+// The same, with a rendezvous's receiving side (`c!x  =>  Q: c?y`), from state `before`.
+std::string moveStatement(const ir::Program& p, const exec::State& before, const search::Move& m);
 
 // --- Symbolic paths (check --entry/--class, testgen, prove's triage) ---
 // Report trace steps of a concrete replay (the error step last, with the state before it). In

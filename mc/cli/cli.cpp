@@ -128,6 +128,13 @@ void writeFormats(const Options& o, const engine::Report& rep) {
   if (!o.junit.empty()) write(o.junit, engine::toJunit(rep));
 }
 
+engine::TextOptions textOptions(const Options& o) {
+  engine::TextOptions t{o.trace || o.wasGiven("trace-format"), o.stats};
+  if (o.traceFormat == "json") t.traceFormat = engine::TraceFormat::Json;
+  if (o.traceFormat == "spin") t.traceFormat = engine::TraceFormat::Spin;
+  return t;
+}
+
 int abort(const Options& o, const std::string& reason, std::ostream& out, std::ostream& err) {
   err << "tandem: " << reason << "\n";
   engine::Report rep;
@@ -194,6 +201,9 @@ int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& e
   p.checkOverflow =
       std::find(o.checkKinds.begin(), o.checkKinds.end(), "overflow") != o.checkKinds.end();
   try {
+    if (o.json && o.wasGiven("trace-format"))
+      throw engine::usageError(
+          "--trace-format shapes the text report; with --json the trace is error.trace");
     for (const std::string& v : o.failOn)
       if (v != "unknown" && v != "potential-error")
         throw engine::usageError("--fail-on " + v +
@@ -214,7 +224,7 @@ int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& e
     if (o.json)
       out << rep.toJson().dump(2) << "\n";
     else
-      engine::printText(out, rep, engine::TextOptions{o.trace, o.stats});
+      engine::printText(out, rep, textOptions(o));
     return code;
   } catch (const engine::CommandError& e) {
     return fail(e, commandName(o.command), o.file, o.json, out, err);

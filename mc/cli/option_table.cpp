@@ -97,10 +97,12 @@ std::vector<OptionSpec> buildTable() {
     // Output.
     {"json", 0, V::Flag, "", "", "print the JSON report on stdout (docs/json.md)", kAll | kReplay, {}, to(&Options::json)},
     {"trace", 0, V::Flag, "", "", "print the counterexample trace", kCheck | kProve | kTestgen | kCover | kReplay, {}, to(&Options::trace)},
+    {"trace-format", 0, V::Choice, "FORMAT", "text", "the trace's form: text, json (one object per step) or spin (as spin -t -p); implies --trace", kCheck | kProve | kTestgen | kCover | kReplay, {"text", "json", "spin"}, to(&Options::traceFormat)},
     {"stats", 0, V::Flag, "", "", "print statistics", kAnalyses | kReplay, {}, to(&Options::stats)},
     {"quiet", 0, V::Flag, "", "", "no progress line, no notes", kAnalyses | kReplay, {}, to(&Options::quiet)},
     {"progress", 0, V::Flag, "", "on a terminal", "a progress line on stderr once a second after 2 s", kAnalyses | kReplay, {}, to(&Options::progress)},
     {"dot", 0, V::Text, "FILE", "", "write the state graph (check) or the abstract state graph (prove) in Graphviz format", kCheck | kProve, {}, to(&Options::dot)},
+    {"dot-max-states", 0, V::Count, "N", "1000", "--dot: draw at most N states (the first stored) and the error path; the legend says when the graph is cut", kCheck, {}, to(&Options::dotMaxStates)},
     {"output", 'o', V::Text, "FILE", "stdout", "write the clauses to FILE", kExport, {}, to(&Options::output)},
     // The solver.
     {"solver", 0, V::Choice, "NAME", "z3", "the SMT back end", kSolvers, names({smt::Backend::Z3, smt::Backend::Cvc5}, &backendText), parsed(&Options::solver, parseSolver)},

@@ -56,7 +56,9 @@ struct Options {
 
   // Output.
   bool json = false, trace = false, stats = false, quiet = false, progress = false;
+  std::string traceFormat = "text";
   std::string dot, output;
+  uint64_t dotMaxStates = 1000;
 
   // Solver.
   smt::Backend solver = smt::Backend::Z3;

@@ -31,12 +31,13 @@ class InsertingSink final : public SuccessorSink {
     parent_ = parent;
     depth_ = depth;
   }
-  void successor(std::string_view state, const Move&) override {
+  void successor(std::string_view state, const Move& m) override {
     if (err || boundHit) return;
     uint64_t h = StateStore::hash(state);
     store_.prefetch(h);
     pending_.push_back({bytes_.size(), state.size(), h});
     bytes_.append(state);
+    if (graphLimit_ && store_.size() <= graphLimit_) moves_.push_back(m);
   }
   void flush() {
     // A table that doubles allocates its new half at once: stop before, not after, the limit.
@@ -44,12 +45,15 @@ class InsertingSink final : public SuccessorSink {
       boundHit = budget_.wouldExceedMemory(grow);
     if (pending_.size() > 1)
       for (const Pending& p : pending_) store_.prefetchState(p.hash);
-    for (const Pending& p : pending_) {
+    for (size_t i = 0; i < pending_.size(); ++i) {
       if (boundHit) break;
-      insert(std::string_view(bytes_).substr(p.at, p.size), p.hash);
+      const Pending& p = pending_[i];
+      insert(std::string_view(bytes_).substr(p.at, p.size), p.hash,
+             i < moves_.size() ? &moves_[i] : nullptr);
     }
     pending_.clear();
     bytes_.clear();
+    moves_.clear();
   }
   void error(const FoundError& e) override {
     flush();  // the successors reported before the error count, as when inserted at once
@@ -67,11 +71,11 @@ class InsertingSink final : public SuccessorSink {
     size_t at, size;
     uint64_t hash;
   };
-  void insert(std::string_view state, uint64_t hash) {
+  void insert(std::string_view state, uint64_t hash, const Move* move) {
     if (parent_ != StateStore::kNoParent) ++res_.transitions;
     auto ins = store_.insert(state, parent_, hash);
-    if (graphLimit_ && parent_ != StateStore::kNoParent && store_.size() <= graphLimit_)
-      res_.graph.emplace_back(parent_, ins.id);
+    if (move && parent_ != StateStore::kNoParent && store_.size() <= graphLimit_)
+      res_.graph.push_back({parent_, ins.id, *move});
     if (!ins.isNew) {
       ++res_.matched;
       return;
@@ -92,6 +96,7 @@ class InsertingSink final : public SuccessorSink {
   uint32_t depth_ = 0;
   std::vector<Pending> pending_;
   std::string bytes_;
+  std::vector<Move> moves_;  // --dot: the moves of pending_, while the graph is recorded
 };
 
 // One expansion: the successors of a stored state, an error, or a deadlock.

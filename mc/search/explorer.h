@@ -25,7 +25,7 @@ struct ExploreOptions {
   Limits limits;
   bool deadlock = false;
   Progress* progress = nullptr;  // null: no progress line
-  size_t graphLimit = 0;         // record the state graph up to this many states (--dot)
+  size_t graphLimit = 0;  // record the state graph (and moves) up to this many states (--dot)
 };
 
 enum class Outcome { Exhausted, ErrorFound, Deadlock, Incomplete };
@@ -43,8 +43,13 @@ struct ExploreResult {
   // ErrorFound / Deadlock: the state the error was found from (its path via parent pointers);
   // kNoParent for an error in an initial state.
   StateStore::Id errorSource = StateStore::kNoParent;
+  // --dot: the transitions among the first graphLimit states stored, with their moves.
+  struct GraphEdge {
+    StateStore::Id from, to;
+    Move move;
+  };
   bool graphComplete = false;
-  std::vector<std::pair<StateStore::Id, StateStore::Id>> graph;
+  std::vector<GraphEdge> graph;
 };
 
 class Explorer {

@@ -4,6 +4,8 @@
 // TANDEM_UPDATE_GOLDEN=1 rewrites the .expected files from the current output.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -27,6 +29,10 @@ std::string readAll(const fs::path& p) {
   return ss.str();
 }
 
+fs::path outputFile() {
+  return fs::temp_directory_path() / ("tandem-golden-" + std::to_string(::getpid()) + ".out");
+}
+
 std::vector<std::string> argsFor(const std::string& text, const std::string& path) {
   std::string line = "ir %s";
   auto pos = text.find("// ARGS:");
@@ -38,6 +44,8 @@ std::vector<std::string> argsFor(const std::string& text, const std::string& pat
     if (at != std::string::npos) w.replace(at, 2, path);
     at = w.find("%d");  // the case's directory (replay reads a saved report there)
     if (at != std::string::npos) w.replace(at, 2, fs::path(path).parent_path().string());
+    at = w.find("%o");  // a file the command writes (--dot): compared after its stdout
+    if (at != std::string::npos) w.replace(at, 2, outputFile().string());
     args.push_back(w);
   }
   return args;
@@ -83,8 +91,8 @@ TEST_CASE("golden: diagnostics of bad input") {
 
 // Golden traces: every tests/golden/traces/*.tdm runs with the arguments of its `// ARGS:` line
 // (the counterexample printed with --trace; `%d` is the directory, where `replay` finds the saved
-// reports *.saved.json) and must exit with its `// EXIT:` status and print
-// exactly its .expected file, times aside.
+// reports *.saved.json; `%o` a file the command writes, shown after stdout) and must exit with its
+// `// EXIT:` status and print exactly its .expected file, times aside.
 TEST_CASE("golden: counterexample traces as text") {
   fs::path dir = fs::path(TANDEM_SOURCE_DIR) / "tests" / "golden" / "traces";
   std::vector<fs::path> cases;
@@ -105,8 +113,16 @@ TEST_CASE("golden: counterexample traces as text") {
     const auto exitAt = text.find("// EXIT: ");
     REQUIRE(exitAt != std::string::npos);
     CHECK(rc == std::stoi(text.substr(exitAt + 9)));
+    std::string printed = out.str();
+    if (text.find("%o") != std::string::npos) {
+      std::ifstream written(outputFile());
+      std::stringstream content;
+      content << written.rdbuf();
+      printed += "--- %o ---\n" + content.str();
+      fs::remove(outputFile());
+    }
     const std::string got = std::regex_replace(
-        replaceAll(replaceAll(out.str(), path, "%s"), dir.string(), "%d"), seconds, "<T> s");
+        replaceAll(replaceAll(printed, path, "%s"), dir.string(), "%d"), seconds, "<T> s");
     fs::path expectedFile = c;
     expectedFile.replace_extension(".expected");
     if (update) std::ofstream(expectedFile, std::ios::binary) << got;

@@ -84,6 +84,8 @@ std::vector<std::string> context(cli::Command c, const std::string& option, cons
       if (option == "entry") return {"check", foo};
       if (option == "heuristic" || option == "max-tries")
         return {"check", foo, "--entry", "foo", "--solving", "mixed"};
+      if (option == "dot-max-states")
+        return {"check", shared("peterson2.tdm"), "--dot", tmp.path("g.dot")};
       if (option == "inputs" || option == "solving" || option == "tests")
         return {"check", foo, "--entry", "foo"};
       return {"check", shared("peterson2.tdm")};

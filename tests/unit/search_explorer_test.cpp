@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -448,7 +449,7 @@ TEST_CASE("search: --seed makes random search reproducible") {
   CHECK(same);
 }
 
-TEST_CASE("search: --dot writes the state graph of a small model and refuses a large one") {
+TEST_CASE("search: --dot writes the state graph of a small model and cuts a large one") {
   TempDir dir;
   fs::path dot = dir.path / "peterson.dot";
   auto r = runCli({"check", conformance("peterson2.tdm"), "--dot", dot.string(), "--json"});
@@ -470,9 +471,11 @@ TEST_CASE("search: --dot writes the state graph of a small model and refuses a l
   CHECK(nodes == 20);
   CHECK(edges == 34);
   CHECK(initial == 1);
-  CHECK(all.find("label=\"NCS NCS\\n") != std::string::npos);
-  CHECK(all.find("label=\"CS CS\\n") ==
+  CHECK(all.find("label=\"P[0]@NCS P[1]@NCS\\n") != std::string::npos);
+  CHECK(all.find("label=\"P[0]@CS P[1]@CS\\n") ==
         std::string::npos);  // mutual exclusion holds in every state
+  CHECK(all.find("subgraph cluster_legend") != std::string::npos);
+  CHECK(all.find("error") == std::string::npos);
 
   fs::path big = dir.path / "bakery.dot";
   auto b = runCli({"check", conformance("bakery2.tdm"), "--max-states", "3000", "--dot",
@@ -480,9 +483,38 @@ TEST_CASE("search: --dot writes the state graph of a small model and refuses a l
   CHECK(b.rc == 4);  // the report still comes out, with its verdict
   REQUIRE(b.report.is_object());
   CHECK(b.report["verdict"] == "unknown");
-  CHECK_FALSE(fs::exists(big));
-  CHECK(b.err.find("--dot") != std::string::npos);
-  CHECK(b.err.find("not written") != std::string::npos);
+  // A larger graph is cut at --dot-max-states (1000 unless given), and the legend says so.
+  REQUIRE(fs::exists(big));
+  std::ifstream bigIn(big);
+  std::string bigAll((std::istreambuf_iterator<char>(bigIn)), std::istreambuf_iterator<char>());
+  CHECK(bigAll.find("  s999 [") != std::string::npos);
+  CHECK(bigAll.find("  s1000 [") == std::string::npos);
+  CHECK(bigAll.find("truncated: the first 1000 of 3000 states") != std::string::npos);
+  CHECK(b.err.find("--dot: the graph has 3000 states") != std::string::npos);
+}
+
+TEST_CASE("check --dot: the error path in red, the error as a node, labelled edges") {
+  TempDir dir;
+  fs::path dot = dir.path / "race.dot";
+  auto r = runCli({"check", conformance("bakery2_race.tdm"), "--search", "bfs", "--dot",
+                   dot.string(), "--dot-max-states", "5"});
+  CHECK(r.rc == 1);
+  std::ifstream in(dot);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The 6 steps of the counterexample: 5 red edges between states and the one into the error,
+  // drawn although the graph is cut at 5 states.
+  size_t red = 0;
+  for (size_t at = all.find("color=red, fontcolor=red"); at != std::string::npos;
+       at = all.find("color=red, fontcolor=red", at + 1))
+    ++red;
+  CHECK(red == 6);
+  CHECK(all.find("-> error [label=\"P") != std::string::npos);
+  CHECK(all.find(
+            "error [label=\"error: invariant (line 31)\\ninvariant 'mutex' violated\\nP1@D P2@D") !=
+        std::string::npos);
+  CHECK(all.find("red: the counterexample (6 steps) and the error") != std::string::npos);
+  CHECK(all.find("truncated: the first 5 of") != std::string::npos);
+  CHECK(all.find("s0 -> s1 [label=\"P") != std::string::npos);
 }
 
 }  // namespace tandem
