@@ -82,12 +82,7 @@ const char* engineName(fabricate::ProveOptions::Engine e) {
 // falls back on them): neither `predicate` declarations nor --predicates.
 bool usesDefaultPredicates(const ir::Program& p, const ProveRequest& r) {
   if (r.autoPredicates) return true;
-  if (!r.predicatesFile.empty() || !p.predicates.empty()) return false;
-  for (const ir::Cfa& c : p.cfas)
-    if (!c.predicates.empty()) return false;
-  for (const ir::ClassInfo& c : p.classes)
-    if (!c.predicates.empty()) return false;
-  return true;
+  return r.predicatesFile.empty() && !p.declaredPredicates;
 }
 
 fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,

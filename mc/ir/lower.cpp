@@ -5,6 +5,7 @@
 #include <cassert>
 #include <functional>
 
+#include "mc/ir/ir_printer.h"
 #include "mc/ir/lower_expr.h"
 #include "mc/ir/lower_impl.h"
 #include "mc/lang/printer.h"
@@ -152,7 +153,12 @@ class Lowerer {
       c.resultVar = addHidden("result", c.returnType, ir::VarScope::Local, id,
                               static_cast<uint32_t>(c.locals.size()));
       c.locals.push_back(c.resultVar);
+      if (p.result) {  // `result` in `ensures`: a variable users see in traces and predicates
+        ex_.varIds[p.result.get()] = c.resultVar;
+        prog_.vars[c.resultVar].hidden = false;
+      }
     }
+    if (!p.preconditions.empty() || !p.postconditions.empty()) contractDecls_[id] = &p;
     Pending pb{id, {}, 0, cls};
     bodies_.push_back(&p.body);
     pending_.push_back(std::move(pb));
@@ -378,8 +384,77 @@ class Lowerer {
     return e;
   }
 
+  // A contract, lowered in its procedure's context (fields of its class), with its text.
+  struct Contract {
+    ExprRef cond;
+    std::string text;
+    SourceLoc loc;
+  };
+
+  void lowerContracts(const Pending& pb) {
+    auto it = contractDecls_.find(pb.cfa);
+    if (it == contractDecls_.end()) return;
+    for (const auto& r : it->second->preconditions)
+      requires_[pb.cfa].push_back({ex_.lower(*r), printExpr(*r), r->loc});
+    // A parameter in `ensures` is its value on entry, as in Boogie and Dafny (the body may
+    // assign its parameters), and `old(e)` is e's value on entry: each is a copy, named `old(x)`,
+    // `old(e)`, set on entry. (So ensures need no old() snapshot: prove fabricates such code.)
+    std::map<ir::VarId, ExprRef> atEntry;
+    ir::Cfa& c = prog_.cfas[pb.cfa];
+    auto copyOnEntry = [&](ExprRef value, TypeRef type) {
+      ir::VarId copy =
+          addHidden("old(" + exprToString(prog_, value) + ")", type, ir::VarScope::Local, pb.cfa,
+                    static_cast<uint32_t>(c.locals.size()));
+      prog_.vars[copy].hidden = false;  // shown in traces, and predicates may read it
+      c.locals.push_back(copy);
+      c.entryInits.push_back({varExpr(copy), value});
+      // On entry the copy equals its expression: the predicate a proof starts from.
+      addConjuncts(c.predicates, prog_.exprs->mkEq(varExpr(copy), value));
+      return varExpr(copy);
+    };
+    std::map<ExprRef, ExprRef> olds;
+    std::function<ExprRef(ExprRef)> replaceOld = [&](ExprRef x) -> ExprRef {
+      if (x->op == Op::Old) {
+        auto [it, fresh] = olds.emplace(x->kid(0), nullptr);
+        if (fresh) it->second = copyOnEntry(x->kid(0), x->type);
+        return it->second;
+      }
+      if (x->kids.empty()) return x;
+      std::vector<ExprRef> kids;
+      for (ExprRef k : x->kids) kids.push_back(replaceOld(k));
+      return prog_.exprs->mk(x->op, x->type, std::move(kids), x->payload, x->value);
+    };
+    for (const auto& e : it->second->postconditions) {
+      ExprRef cond = ex_.lower(*e);
+      for (uint32_t v : freeVars(cond))
+        if (std::find(c.params.begin(), c.params.end(), v) != c.params.end() && !atEntry.count(v))
+          atEntry[v] = nullptr;
+      for (auto& [v, copy] : atEntry)
+        if (!copy)
+          copy = olds.count(varExpr(v)) ? olds[varExpr(v)]
+                                        : copyOnEntry(varExpr(v), prog_.vars[v].type);
+      for (auto& [v, copy] : atEntry) olds[varExpr(v)] = copy;
+      cond = replaceOld(substitute(cond, atEntry));
+      ensures_[pb.cfa].push_back({cond, printExpr(*e), e->loc});
+      addConjuncts(c.predicates, cond);
+    }
+    if (auto r = requires_.find(pb.cfa); r != requires_.end())
+      for (const Contract& k : r->second) addConjuncts(c.predicates, k.cond);
+  }
+
+  // What a contract says is what a proof of it needs: its conjuncts join the scope's predicates
+  // (as a class invariant's join the class's).
+  static void addConjuncts(std::vector<ExprRef>& preds, ExprRef e) {
+    if (e->op == Op::And) {
+      for (ExprRef k : e->kids) addConjuncts(preds, k);
+    } else if (std::find(preds.begin(), preds.end(), e) == preds.end()) {
+      preds.push_back(e);
+    }
+  }
+
   void lowerEdges(Pending& pb) {
     ex_.currentClass = pb.cls;
+    lowerContracts(pb);
     ir::Cfa& cfa = prog_.cfas[pb.cfa];
     for (const RawEdge& re : pb.raw.edges) {
       if (re.role == Role::Eps) continue;
@@ -575,6 +650,11 @@ class Lowerer {
   void lowerTopLevel() {
     for (auto& i : ast_.inits) prog_.inits.push_back(ex_.lower(*i.expr));
     for (auto& p : ast_.predicates) prog_.predicates.push_back(ex_.lower(*p.expr));
+    prog_.declaredPredicates = !ast_.predicates.empty();
+    for (const auto& [cfa, preds] : predicateExprs_)
+      prog_.declaredPredicates = prog_.declaredPredicates || !preds.empty();
+    for (const auto& cd : ast_.classes)
+      prog_.declaredPredicates = prog_.declaredPredicates || !cd->predicates.empty();
     for (auto& inv : ast_.invariants)
       prog_.invariants.push_back({inv.name, ex_.lower(*inv.expr), inv.loc});
     for (auto& t : ast_.tests) {
@@ -635,7 +715,110 @@ class Lowerer {
     }
   }
 
+  // `e` with each variable of `with` replaced (a callee's parameters by the call's arguments).
+  ExprRef substitute(ExprRef e, const std::map<ir::VarId, ExprRef>& with) {
+    if (e->op == Op::Var) {
+      auto it = with.find(e->payload);
+      return it == with.end() ? e : it->second;
+    }
+    // old(x) of a parameter copied on entry is the copy (the copy never changes).
+    if (e->op == Op::Old && e->kid(0)->op == Op::Var && with.count(e->kid(0)->payload))
+      return with.at(e->kid(0)->payload);
+    if (e->kids.empty()) return e;
+    std::vector<ExprRef> kids;
+    for (ExprRef k : e->kids) kids.push_back(substitute(k, with));
+    return prog_.exprs->mk(e->op, e->type, std::move(kids), e->payload, e->value);
+  }
+
+  ir::LocId newLocation(ir::CfaId cfa, SourceLoc loc) {
+    ir::Location l;
+    l.id = static_cast<ir::LocId>(prog_.locs.size());
+    l.cfa = cfa;
+    l.loc = loc;
+    prog_.locs.push_back(std::move(l));
+    prog_.cfas[cfa].locs.push_back(prog_.locs.back().id);
+    return prog_.locs.back().id;
+  }
+
+  // Contracts (requires/ensures) in the IR, so every engine checks them as assertions:
+  // - `ensures e`: an Assert edge where the body ends (after `result` is set);
+  // - `requires e`: assumed on entry (the analysis of the procedure itself starts from the
+  //   states that satisfy it), and asserted before every call of it, with the arguments for the
+  //   parameters (a method's fields are those of the same object: methods call methods of
+  //   `this` only).
+  void lowerContractEdges() {
+    for (auto& [cfa, list] : ensures_) {
+      ir::Cfa& c = prog_.cfas[cfa];
+      if (c.exit == ir::kNone) continue;
+      for (const Contract& k : list) {
+        ir::LocId next = newLocation(cfa, prog_.locs[c.exit].loc);
+        ir::Edge e;
+        e.kind = ir::EdgeKind::Assert;
+        e.from = prog_.cfas[cfa].exit;
+        e.to = next;
+        e.cond = k.cond;
+        e.loc = k.loc;
+        e.text = "ensures " + k.text;
+        prog_.locs[e.from].isExit = false;
+        prog_.locs[next].isExit = true;
+        prog_.cfas[cfa].exit = next;
+        prog_.edges.push_back(std::move(e));
+      }
+    }
+    for (auto& [cfa, list] : requires_) {
+      if (list.empty()) continue;
+      // A new entry location, whose step assumes the preconditions: the labels stay where the
+      // body starts.
+      const ir::LocId body = prog_.cfas[cfa].entry;
+      ir::LocId entry = newLocation(cfa, prog_.locs[body].loc);
+      std::vector<ExprRef> conds;
+      std::string text;
+      for (const Contract& k : list) {
+        conds.push_back(k.cond);
+        text += (text.empty() ? "requires " : " && ") + k.text;
+      }
+      ir::Edge e;
+      e.from = entry;
+      e.to = body;
+      e.guard = prog_.exprs->mkAnd(conds);
+      e.loc = list.front().loc;
+      e.text = text;
+      prog_.locs[body].isEntry = false;
+      prog_.locs[entry].isEntry = true;
+      prog_.cfas[cfa].entry = entry;
+      prog_.edges.push_back(std::move(e));
+    }
+    const size_t edges = prog_.edges.size();
+    for (ir::EdgeId i = 0; i < edges; ++i) {
+      if (prog_.edges[i].kind != ir::EdgeKind::Call) continue;
+      auto it = requires_.find(prog_.edges[i].callee);
+      if (it == requires_.end()) continue;
+      const ir::CfaId callee = prog_.edges[i].callee;
+      const ir::CfaId caller = prog_.locs[prog_.edges[i].from].cfa;
+      std::map<ir::VarId, ExprRef> args;
+      for (size_t a = 0; a < prog_.cfas[callee].params.size() && a < prog_.edges[i].args.size();
+           ++a)
+        args[prog_.cfas[callee].params[a]] = prog_.edges[i].args[a];
+      const std::string name = prog_.cfas[callee].kind == ir::CfaKind::ClassInit
+                                   ? prog_.classes[prog_.cfas[callee].classIndex].name
+                                   : prog_.cfas[callee].name;
+      for (const Contract& k : it->second) {
+        ir::LocId next = newLocation(caller, prog_.edges[i].loc);
+        ir::Edge a;
+        a.kind = ir::EdgeKind::Assert;
+        a.from = prog_.edges[i].from;
+        a.to = next;
+        a.cond = substitute(k.cond, args);
+        a.loc = prog_.edges[i].loc;
+        a.text = "requires of " + name + ": " + k.text;
+        prog_.edges[i].from = next;
+        prog_.edges.push_back(std::move(a));
+      }
+    }
+  }
+
   void finish() {
+    lowerContractEdges();
     assertClassInvariants();
     for (ir::EdgeId i = 0; i < prog_.edges.size(); ++i) {
       const ir::Edge& e = prog_.edges[i];
@@ -681,6 +864,8 @@ class Lowerer {
   std::vector<Pending> pending_;
   std::vector<const std::vector<ast::StmtPtr>*> bodies_;
   std::vector<const ast::ProcDecl*> procDecls_;
+  std::map<ir::CfaId, const ast::ProcDecl*> contractDecls_;  // procedures with contracts
+  std::map<ir::CfaId, std::vector<Contract>> requires_, ensures_;
   std::map<const ast::ProcDecl*, TypeRef> returnTypes_;
   std::map<ir::CfaId, std::vector<const ast::Expr*>> predicateExprs_;
   std::map<std::pair<ir::CfaId, std::string>, ir::VarId> assumed_;

@@ -225,6 +225,9 @@ struct Program {
   std::vector<VarId> globals;       // in slot order
   std::vector<ExprRef> inits;       // `init e;`
   std::vector<ExprRef> predicates;  // global predicates
+  // Whether the model declares `predicate`s (those above also hold the conjuncts of contracts
+  // and class invariants, which do not keep prove from adding its default predicates).
+  bool declaredPredicates = false;
   std::vector<Property> invariants;
   std::vector<Test> tests;
   std::vector<CfaId> processes;  // closed system: process CFAs in declaration order

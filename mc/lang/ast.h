@@ -201,10 +201,15 @@ struct ProcDecl {
   std::vector<Param> params;
   TypeExprPtr returnType;  // null: no result
   std::vector<ExprPtr> partitions;
+  // Contracts: `requires e;` (over the parameters, globals and, in a method, the fields) is
+  // asserted at each call and assumed on entry; `ensures e;` (also `old(..)` and `result`) is
+  // asserted where the body ends.
+  std::vector<ExprPtr> preconditions, postconditions;
   std::vector<StmtPtr> body;
   SourceLoc loc;
   // annotations
   std::vector<std::unique_ptr<VarInfo>> vars;  // params first, then locals, in order
+  std::unique_ptr<VarInfo> result;             // `result` in `ensures` (a result type only)
   bool pure = false;  // writes no globals, fields or references; calls only pure code
   bool usesOld = false;
 };

@@ -223,10 +223,66 @@ void Checker::checkProcBody(ast::ProcDecl& p, ast::ClassDecl* cls) {
   for (auto& v : p.vars) params.emplace(v->name, v.get());
   scopes_.push_back(params);
   for (auto& part : p.partitions) checkCond(*part, "partition");
+  checkContracts(p, cls);
   collectLabels(p.body);
   checkBlock(p.body);
   scopes_.pop_back();
   body_ = nullptr;
+}
+
+namespace {
+
+const ast::Expr* fieldIn(const ast::Expr& e) {
+  if (e.kind == ast::Expr::Kind::Name && e.ref == ast::RefKind::Var && e.var &&
+      e.var->scope == ast::VarScope::Field)
+    return &e;
+  for (const auto& a : e.args)
+    if (const ast::Expr* f = a ? fieldIn(*a) : nullptr) return f;
+  return nullptr;
+}
+
+const ast::Expr* oldIn(const ast::Expr& e) {
+  if (e.kind == ast::Expr::Kind::Call && e.ref == ast::RefKind::Builtin && e.name == "old")
+    return &e;
+  for (const auto& a : e.args)
+    if (const ast::Expr* o = a ? oldIn(*a) : nullptr) return o;
+  return nullptr;
+}
+
+}  // namespace
+
+// `requires` over what the caller can see at the call (parameters, globals, and in a method the
+// fields of the same object); `ensures` also over `old(..)` and `result`.
+void Checker::checkContracts(ast::ProcDecl& p, ast::ClassDecl* cls) {
+  if (p.concrete && !(p.preconditions.empty() && p.postconditions.empty()))
+    error(p.loc,
+          "a @concrete procedure runs as one opaque step: it cannot have requires or "
+          "ensures (write them on a procedure that calls it)");
+  const bool usesOld = p.usesOld;
+  for (auto& r : p.preconditions) {
+    checkCond(*r, "precondition");
+    if (const ast::Expr* o = oldIn(*r))
+      error(o->loc, "'old' in a precondition: it is evaluated on entry, where old(e) is e");
+    if (cls && p.name == "init")
+      if (const ast::Expr* f = fieldIn(*r))
+        error(f->loc, "a precondition of init cannot read the field '" + f->name +
+                          "': the object does not exist when init is called");
+  }
+  if (p.postconditions.empty()) return;
+  std::map<std::string, ast::VarInfo*> resultScope;
+  if (body_->returnType) {
+    p.result = std::make_unique<ast::VarInfo>();
+    p.result->name = "result";
+    p.result->type = body_->returnType;
+    p.result->scope = ast::VarScope::Local;
+    p.result->owner = body_->owner;
+    p.result->loc = p.loc;
+    resultScope.emplace("result", p.result.get());
+  }
+  scopes_.push_back(resultScope);
+  for (auto& e : p.postconditions) checkCond(*e, "postcondition");
+  scopes_.pop_back();
+  p.usesOld = usesOld;  // the lowering copies what `ensures` reads of old() on entry
 }
 
 void Checker::checkClass(ast::ClassDecl& c) {
@@ -365,6 +421,12 @@ void Checker::checkPurity() {
         }
     }
   }
+  for (auto& [callee, site] : exprCalls_)
+    if (!callee->preconditions.empty())
+      error(site->loc, "procedure '" + callee->name +
+                           "' has a precondition, which is checked where it is called as a "
+                           "statement: write `x := " +
+                           callee->name + "(...)`");
   for (auto& [callee, site] : exprCalls_)
     if (!callee->pure && !callee->concrete)
       error(site->loc, "procedure '" + callee->name +

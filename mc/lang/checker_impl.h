@@ -53,6 +53,7 @@ class Checker {
                       const std::string& owner);
   void checkProcSignature(ast::ProcDecl& p, ast::ClassDecl* cls);
   void checkProcBody(ast::ProcDecl& p, ast::ClassDecl* cls);
+  void checkContracts(ast::ProcDecl& p, ast::ClassDecl* cls);
   void checkClass(ast::ClassDecl& c);
   void checkProcess(ast::ProcessDecl& p);
   void checkRule(ast::RuleDecl& r);

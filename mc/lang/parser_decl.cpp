@@ -173,8 +173,19 @@ std::unique_ptr<ast::ProcDecl> Parser::procDecl(bool concrete, SourceLoc loc) {
   d->params = params();
   if (accept(Tok::Colon)) d->returnType = type();
   d->partitions = partitions();
+  contracts(*d);
   d->body = block("before procedure body");
   return d;
+}
+
+// `requires e;` and `ensures e;` between a signature and its body. Contextual words, not
+// keywords: a variable may still be called `requires`.
+void Parser::contracts(ast::ProcDecl& d) {
+  while (at(Tok::Ident) && (peek().text == "requires" || peek().text == "ensures")) {
+    const bool pre = advance().text == "requires";
+    (pre ? d.preconditions : d.postconditions).push_back(expression());
+    expectSemi(pre ? "precondition" : "postcondition");
+  }
 }
 
 void Parser::classDecl(ast::Program& prog) {
@@ -216,6 +227,7 @@ void Parser::classMember(ast::ClassDecl& cls) {
       init->loc = advance().loc;
       init->name = "init";
       init->params = params();
+      contracts(*init);
       init->body = block("before constructor body");
       if (cls.init)  // reported without throwing: the member is complete, nothing to skip
         diags_.error(init->loc, "class '" + cls.name + "' has more than one init");
@@ -229,6 +241,7 @@ void Parser::classMember(ast::ClassDecl& cls) {
       m->name = expectIdent("method name");
       m->params = params();
       if (accept(Tok::Colon)) m->returnType = type();
+      contracts(*m);
       m->body = block("before method body");
       cls.methods.push_back(std::move(m));
       return;

@@ -84,6 +84,7 @@ class Parser {
   ast::NamedExpr namedExpr(bool allowName);
   void nativeDecl(ast::Program& prog);
   std::unique_ptr<ast::ProcDecl> procDecl(bool concrete, SourceLoc loc);
+  void contracts(ast::ProcDecl& d);
   void classDecl(ast::Program& prog);
   void classMember(ast::ClassDecl& cls);
   void processDecl(ast::Program& prog);

@@ -296,7 +296,11 @@ void procedure(std::string& out, const ast::ProcDecl& p, const std::string& head
   out.append(2 * static_cast<size_t>(ind), ' ');
   out += head + params(p.params);
   if (p.returnType) out += ": " + printType(*p.returnType);
-  out += partitions(p.partitions) + " ";
+  out += partitions(p.partitions);
+  const std::string in(2 * static_cast<size_t>(ind + 1), ' ');
+  for (const auto& r : p.preconditions) out += "\n" + in + "requires " + printExpr(*r) + ";";
+  for (const auto& e : p.postconditions) out += "\n" + in + "ensures " + printExpr(*e) + ";";
+  out += (p.preconditions.empty() && p.postconditions.empty()) ? " " : "\n" + in.substr(2);
   StmtPrinter(out).braced(p.body, ind);
   out += "\n";
 }
