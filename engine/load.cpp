@@ -22,7 +22,7 @@ namespace {
 void addDveInvariants(ir::Program& program, const std::vector<std::string>& invariants) {
   for (const auto& text : invariants)
     program.invariants.push_back(
-        {"--invariant", parseGlobalCondition(program, text, "--invariant", "--invariant"), {}});
+        {text, parseGlobalCondition(program, text, "--invariant", "--invariant"), {}});
 }
 
 }  // namespace

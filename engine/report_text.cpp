@@ -23,11 +23,19 @@ void errorHead(std::ostream& os, const ErrorInfo& e) {
   os << "\n";
 }
 
+// A value of a JSON state as the trace prints values: `[1, 0]`, `red`, `null`.
+std::string valueText(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_array()) return v.dump();
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + valueText(v[i]);
+  return out + "]";
+}
+
 std::string valuesText(const json& state) {
   std::string out;
   for (const auto& [k, v] : state.items())
-    out +=
-        (out.empty() ? "" : ", ") + k + " = " + (v.is_string() ? v.get<std::string>() : v.dump());
+    out += (out.empty() ? "" : ", ") + k + " = " + valueText(v);
   return out.empty() ? "(no variables)" : out;
 }
 
@@ -44,8 +52,7 @@ void spinTrace(std::ostream& os, const ErrorInfo& e, const std::string& file) {
   os << "spin: trail ends after " << e.trace.size() << " steps\n";
   const json& last = e.trace.empty() ? e.initial : e.trace.back().state;
   if (last.is_object())
-    for (const auto& [k, v] : last.items())
-      os << "\t\t" << k << " = " << (v.is_string() ? v.get<std::string>() : v.dump()) << "\n";
+    for (const auto& [k, v] : last.items()) os << "\t\t" << k << " = " << valueText(v) << "\n";
   if (!e.trace.empty() && e.trace.back().locations.is_object()) {
     os << "#processes: " << e.trace.back().locations.size() << "\n";
     for (const auto& [proc, loc] : e.trace.back().locations.items())

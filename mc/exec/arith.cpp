@@ -212,4 +212,9 @@ Result<Value> applyBinary(Op op, const Value& a, const Value& b, TypeRef resultT
   return internal(std::string("operator ") + opName(op) + " on " + valueKindName(a.kind()));
 }
 
+std::string indexMessage(const std::string& index, const std::string& length) {
+  if (index.empty()) return "index out of bounds";
+  return "index " + index + " out of bounds for length " + length;
+}
+
 }  // namespace tandem::exec

@@ -28,5 +28,8 @@ Result<Value> applyBinary(Op op, const Value& a, const Value& b, TypeRef resultT
 std::optional<ExecError> overflowOf(Op op, const Value& a, const Value* b);
 // The message of that error, the same in every engine: "i32 addition overflows".
 std::string overflowMessage(Op op, unsigned width);
+// The one wording of an index error: `index 2 out of bounds for length 2` with the values
+// (concrete runs), `index out of bounds` without (a symbolic obligation, a potential error).
+std::string indexMessage(const std::string& index = "", const std::string& length = "");
 
 }  // namespace tandem::exec

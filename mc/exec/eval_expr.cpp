@@ -16,9 +16,8 @@ std::string fieldName(ExprRef objectExpr, uint32_t index) {
 }
 
 ExecError outOfBounds(const BigInt& index, size_t length) {
-  return ExecError{
-      ir::ErrorKind::IndexOutOfBounds, SourceLoc{},
-      "index " + index.toString() + " out of bounds for length " + std::to_string(length), false};
+  return ExecError{ir::ErrorKind::IndexOutOfBounds, SourceLoc{},
+                   indexMessage(index.toString(), std::to_string(length)), false};
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <string>
 #include <type_traits>
 
+#include "mc/exec/arith.h"
 #include "mc/exec/eval_context.h"
 
 namespace tandem::exec {
@@ -10,10 +11,8 @@ namespace tandem::exec {
 namespace {
 
 ExecError outOfBounds(uint64_t index, size_t length) {
-  return ExecError{
-      ir::ErrorKind::IndexOutOfBounds, SourceLoc{},
-      "index " + std::to_string(index) + " out of bounds for length " + std::to_string(length),
-      false};
+  return ExecError{ir::ErrorKind::IndexOutOfBounds, SourceLoc{},
+                   indexMessage(std::to_string(index), std::to_string(length)), false};
 }
 
 ExecError dangling(const std::string& what) {
@@ -87,9 +86,8 @@ Result<Address> Evaluator::lvalueIn(const Ctx& c, ExprRef e) const {
       const BigInt idx = i.value().toBigInt();
       const size_t n = arr.value().length();
       if (idx.sign() < 0 || idx >= BigInt(static_cast<uint64_t>(n)))
-        return ExecError{
-            ir::ErrorKind::IndexOutOfBounds, SourceLoc{},
-            "index " + idx.toString() + " out of bounds for length " + std::to_string(n), false};
+        return ExecError{ir::ErrorKind::IndexOutOfBounds, SourceLoc{},
+                         indexMessage(idx.toString(), std::to_string(n)), false};
       Address a = std::move(base).value();
       a.path.push_back(static_cast<uint64_t>(idx.small()));
       return a;

@@ -57,6 +57,9 @@ class [[nodiscard]] StepResult {
   std::optional<ExecError> error_;
 };
 
+// The one wording of a violated global invariant: `invariant 'mutex' violated`.
+std::string invariantMessage(const ir::Property& p);
+
 class Evaluator {
  public:
   // Natives are bound by name when the evaluator is made: register plugins before.

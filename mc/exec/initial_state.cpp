@@ -143,15 +143,15 @@ Result<State> Evaluator::makeTestState(const ir::Test& test, Chooser& chooser) c
   return s;
 }
 
+std::string invariantMessage(const ir::Property& p) {
+  return "invariant" + (p.name.empty() ? std::string() : " '" + p.name + "'") + " violated";
+}
+
 Status Evaluator::checkInvariants(const State& s) const {
   for (const ir::Property& p : program_.invariants) {
     auto b = evalBool(Ctx(s, kNoThread), p.expr);
     if (!b) return at(std::move(b).error(), p.loc);
-    if (!b.value())
-      return ExecError{
-          ir::ErrorKind::Invariant, p.loc,
-          "invariant" + (p.name.empty() ? std::string() : " '" + p.name + "'") + " violated",
-          false};
+    if (!b.value()) return ExecError{ir::ErrorKind::Invariant, p.loc, invariantMessage(p), false};
   }
   return Status::success();
 }

@@ -118,9 +118,10 @@ std::unique_ptr<ir::Program> loadProgram(const SourceFile& file, const FrontendO
       reportDiagnostics(d, "--invariant", err, collected);
       return nullptr;
     }
+    // Named by its text (`invariant 'turn == 0' violated`), at no line of the model.
     ast::NamedExpr inv;
-    inv.name = "--invariant";
-    inv.loc = e->loc;
+    inv.name = opts.extraInvariants[i];
+    inv.loc = SourceLoc{};
     inv.expr = std::move(e);
     ast->invariants.push_back(std::move(inv));
   }

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "mc/exec/arith.h"
+
 namespace tandem::search {
 
 namespace {
@@ -17,7 +19,7 @@ constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 
 [[gnu::cold, gnu::noinline]] RunStatus outOfBounds(RunError& err, int64_t i, int64_t n) {
   return fail(err, ir::ErrorKind::IndexOutOfBounds,
-              "index " + std::to_string(i) + " out of bounds for length " + std::to_string(n));
+              exec::indexMessage(std::to_string(i), std::to_string(n)));
 }
 
 [[gnu::cold, gnu::noinline]] RunStatus badInstance(RunError& err, int64_t i, int64_t n,

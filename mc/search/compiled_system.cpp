@@ -43,8 +43,7 @@ CompiledSystem::CompiledSystem(const ir::Program& p, exec::Evaluator& ev, Generi
       syncOuts_[c].push_back(std::move(sync));
     }
   for (const ir::Property& inv : p.invariants)
-    invariantMessages_.push_back(
-        "invariant" + (inv.name.empty() ? std::string() : " '" + inv.name + "'") + " violated");
+    invariantMessages_.push_back(exec::invariantMessage(inv));
   stack_.resize(code_->maxStack + 8);
   scratch_.resize(layout_.slots());
   enc_.resize(layout_.maxEncodedBytes());

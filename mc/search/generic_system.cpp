@@ -101,6 +101,28 @@ void GenericSystem::emit(const exec::State& s, const Move& move, SuccessorSink& 
   sink.successor(buf_, move);
 }
 
+std::optional<exec::State> GenericSystem::initialState(const Move& move) {
+  class Find final : public SuccessorSink {
+   public:
+    explicit Find(const Move& m) : want_(m) {}
+    void successor(std::string_view s, const Move& m) override {
+      if (!found && m.choices == want_.choices) found = std::string(s);
+    }
+    void error(const FoundError&) override {}
+    void incomplete(const std::string&) override {}
+    std::optional<std::string> found;
+
+   private:
+    const Move& want_;
+  } find(move);
+  const bool unchecked = opts_.initialUnchecked;
+  opts_.initialUnchecked = true;
+  initialStates(find);
+  opts_.initialUnchecked = unchecked;
+  if (!find.found) return std::nullopt;
+  return codec_.decode(*find.found);
+}
+
 void GenericSystem::initialStates(SuccessorSink& sink) {
   uint32_t source = 0;
   auto make = [&](auto&& build) {

@@ -52,6 +52,9 @@ class GenericSystem final : public TransitionSystem {
   // Runs `move` from `state` (a replay); nullopt if it does not execute as recorded.
   std::optional<exec::State> replay(const exec::State& state, const Move& move,
                                     std::optional<FoundError>* error) const;
+  // The initial state named by `move`'s choices, built without checking the invariants (the one
+  // a counterexample of an invariant violated initially starts and ends in).
+  std::optional<exec::State> initialState(const Move& move);
 
  private:
   class Enumerator;

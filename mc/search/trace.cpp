@@ -71,7 +71,15 @@ Trace buildTrace(TransitionSystem& sys, const StateStore& store, const ExploreRe
       tr.problem = "the reference evaluator has no matching initial state";
       return tr;
     }
-    tr.replayed = true;  // the error is in building the initial state itself
+    // The error is in the initial state itself: an invariant it violates (the state is then
+    // the trace's whole story), or an error in building it.
+    if (auto s = ref.initialState(initMove)) {
+      tr.initial = *s;
+      tr.replayed = res.error->kind != ir::ErrorKind::Invariant || !ev.checkInvariants(*s).ok();
+      if (!tr.replayed) tr.problem = "the initial state does not violate an invariant on replay";
+      return tr;
+    }
+    tr.replayed = true;
     return tr;
   }
   tr.initial = ref.codec().decode(it->state);

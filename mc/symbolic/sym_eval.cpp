@@ -206,7 +206,7 @@ void SymEvaluator::checkIndex(const Ctx& c, ExprRef index, ExprRef len) const {
   ExprRef lo = mk(Op::Le, bt, {exprs().intConst(BigInt(0), i->type), i});
   ExprRef hi = mk(Op::Lt, bt,
                   {i, i == index && len->isConst() ? exprs().intConst(len->value, i->type) : len});
-  oblige(c, exprs().mkAnd(lo, hi), ir::ErrorKind::IndexOutOfBounds, "index out of bounds");
+  oblige(c, exprs().mkAnd(lo, hi), ir::ErrorKind::IndexOutOfBounds, exec::indexMessage());
 }
 
 void SymEvaluator::checkPath(const Ctx& c, const SymLvalue& lv) const {

@@ -182,11 +182,10 @@ bool Explorer::invariantsHold(SymState& s, bool atEntry) {
         SymState e = s;
         e.pathCond.push_back(em_.mkNot(v));
         e.certificate = a.certificate;
-        const std::string name = inv.name.empty() ? "" : " '" + inv.name + "'";
-        endPath(e,
-                exec::ExecError{ir::ErrorKind::Invariant, inv.loc, "invariant" + name + " violated",
-                                false},
-                std::nullopt, atEntry);
+        endPath(
+            e,
+            exec::ExecError{ir::ErrorKind::Invariant, inv.loc, exec::invariantMessage(inv), false},
+            std::nullopt, atEntry);
         if (stop_) return false;
       }
     }
