@@ -223,9 +223,7 @@ void Walk::go(exec::State& s) {
       }
       return;
     }
-    auto a = stateValues(p_, before), b = stateValues(p_, s);
-    for (auto& [k, v] : b)
-      if (a[k] != v) ts.changed[k] = v;
+    ts.changed = changedValues(p_, before, s);
     ts.state = stateJson(p_, s);
     if (p_.isClosed()) ts.locations = locationsJson(p_, s);
     record(std::move(ts));

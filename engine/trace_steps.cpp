@@ -46,7 +46,7 @@ void forEachVariable(const ir::Program& p, S& s, F&& f) {
   bool several = s.threads.size() > 1;
   for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
     auto& th = s.threads[t];
-    std::string prefix = several ? threadName(p, s, t) + "." : "";
+    std::string prefix = several ? threadName(p, s, t) + "." : "";  // as in changedValues
     const ir::Cfa& proc = p.cfas[th.cfa];
     for (size_t i = 0; i < th.processLocals.size(); ++i)
       f(threadName(p, s, t) + "." + p.vars[proc.processLocals[i]].name, th.processLocals[i]);
@@ -141,6 +141,29 @@ nlohmann::json stateJson(const ir::Program& p, const exec::State& s) {
   return out;
 }
 
+std::map<std::string, std::string> changedValues(const ir::Program& p, const exec::State& before,
+                                                 const exec::State& after) {
+  // The locals of a frame the step pushed that neither a parameter nor an initialised
+  // declaration sets: not assigned yet, so not "changed" (they hold their type's default).
+  std::set<std::string> unassigned;
+  const bool several = after.threads.size() > 1;
+  for (exec::ThreadId t = 0; t < after.threads.size() && t < before.threads.size(); ++t) {
+    if (after.threads[t].frames.size() <= before.threads[t].frames.size()) continue;
+    const ir::Cfa& c = p.cfas[after.threads[t].top().cfa];
+    std::set<ir::VarId> set(c.params.begin(), c.params.end());
+    for (const ir::Assignment& a : c.entryInits)
+      if (a.lhs && a.lhs->op == Op::Var) set.insert(a.lhs->payload);
+    const std::string prefix = several ? threadName(p, after, t) + "." : "";
+    for (ir::VarId v : c.locals)
+      if (!set.count(v)) unassigned.insert(prefix + p.vars[v].name);
+  }
+  std::map<std::string, std::string> out;
+  auto a = stateValues(p, before);
+  for (auto& [k, v] : stateValues(p, after))
+    if (a[k] != v && !unassigned.count(k)) out[k] = v;
+  return out;
+}
+
 nlohmann::json locationsJson(const ir::Program& p, const exec::State& s) {
   nlohmann::json out = nlohmann::json::object();
   for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
@@ -188,9 +211,7 @@ std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr)
     }
     ts.statement = moveStatement(p, before, st.move);
     if (!st.move.edges.empty()) ts.line = p.edges[st.move.edges.front()].loc.line;
-    auto a = stateValues(p, before), b = stateValues(p, st.after);
-    for (auto& [k, v] : b)
-      if (a[k] != v) ts.changed[k] = v;
+    ts.changed = changedValues(p, before, st.after);
     ts.state = stateJson(p, st.after);
     if (p.isClosed()) ts.locations = locationsJson(p, st.after);
     out.push_back(std::move(ts));
@@ -224,9 +245,7 @@ std::vector<TraceStep> replayTrace(const ir::Program& p, ir::CfaId entry, const 
     ts.statement = p.edges[end.path[i]].text;
     ts.line = p.edges[end.path[i]].loc.line;
     const exec::State& after = i + 1 < r.states.size() ? r.states[i + 1] : before;
-    auto a = stateValues(p, before), b = stateValues(p, after);
-    for (auto& [k, v] : b)
-      if (a[k] != v) ts.changed[k] = v;
+    ts.changed = changedValues(p, before, after);
     ts.state = stateJson(p, after);
     steps.push_back(std::move(ts));
   }

@@ -29,6 +29,10 @@ std::optional<exec::Value> valueFromJson(const nlohmann::json& j, const exec::Va
 // saved trace's first state so). False, with the problem, for a name or value it cannot set.
 bool setStateValues(const ir::Program& p, exec::State& s, const nlohmann::json& values,
                     std::string& problem);
+// What a step changed, by the names of stateValues; the locals of a frame it pushed count only
+// once assigned (parameters and initialised declarations are).
+std::map<std::string, std::string> changedValues(const ir::Program& p, const exec::State& before,
+                                                 const exec::State& after);
 // Each process instance's location (its label), by process name.
 nlohmann::json locationsJson(const ir::Program& p, const exec::State& s);
 // The report's trace steps (one per move), with the variables each one changed.
