@@ -2,10 +2,11 @@
 # steps together. From a clean clone on Debian 12, as root, with ../shared beside the clone:
 #
 #   make demo          install dependencies, Release build in build/, run the demo
-#   make test          Release tests, ASan+UBSan tests (build-asan/), fuzz and difftest smoke,
+#   make test          Release tests, ASan+UBSan tests (build-asan/), TSan tests of the parallel
+#                      explorer (build-tsan/), fuzz and difftest smoke,
 #                      format check
 #
-# Other targets: deps, build, test-asan, fuzz, difftest, format, format-check, clean, help.
+# Other targets: deps, build, test-asan, test-tsan, fuzz, difftest, format, format-check, clean, help.
 #   make fuzz FUZZ_SECONDS=N         each libFuzzer harness for N s (clang; build-fuzz/)
 #   make difftest DIFFTEST_COUNT=N   N random models through every engine (scripts/difftest)
 # Build trees are reused: a second run only rebuilds what changed.
@@ -28,6 +29,7 @@ CTEST_FLAGS ?= --output-on-failure --no-tests=error --timeout $(TEST_TIMEOUT) -j
 
 BUILD_DIR := build
 ASAN_DIR := build-asan
+TSAN_DIR := build-tsan
 FUZZ_DIR := build-fuzz
 
 # `make test` runs each fuzzer for FUZZ_SECONDS and DIFFTEST_COUNT random models from
@@ -45,10 +47,10 @@ ASAN_OPTIONS ?= detect_leaks=1:check_initialization_order=1:abort_on_error=0:hal
 UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 LSAN_OPTIONS ?= suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0
 
-.PHONY: help deps build demo test test-asan build-asan fuzz difftest format format-check clean
+.PHONY: help deps build demo test test-asan build-asan test-tsan fuzz difftest format format-check clean
 
 help:
-	@sed -n '1,8p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+	@sed -n '1,9p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 # `make test` passes DEPS_DONE=1 to its inner make, so the check runs once.
 deps:
@@ -84,6 +86,13 @@ test-asan: build-asan
 	ASAN_OPTIONS='$(ASAN_OPTIONS)' UBSAN_OPTIONS='$(UBSAN_OPTIONS)' LSAN_OPTIONS='$(LSAN_OPTIONS)' \
 	  $(CTEST) --test-dir $(ASAN_DIR) $(CTEST_FLAGS)
 
+# The multi-core explorer under ThreadSanitizer: a small project of its own (tests/tsan/).
+TSAN_OPTIONS ?= halt_on_error=1:second_deadlock_stack=1
+test-tsan: deps
+	$(CMAKE) -S tests/tsan -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug $(CMAKE_ARGS)
+	$(NINJA) -C $(TSAN_DIR) -j $(NPROC)
+	TSAN_OPTIONS='$(TSAN_OPTIONS)' ./$(TSAN_DIR)/tandem_tsan_test
+
 fuzz: deps
 	bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS) --build $(FUZZ_DIR) --jobs $(NPROC)
 
@@ -98,6 +107,8 @@ test: build
 	$(CTEST) --test-dir $(BUILD_DIR) $(CTEST_FLAGS) || failed="$$failed release-tests"; \
 	echo "== tests (Debug, ASan+UBSan, $(ASAN_DIR)/)"; \
 	$(MAKE) --no-print-directory test-asan DEPS_DONE=1 || failed="$$failed asan-tests"; \
+	echo "== tests (ThreadSanitizer, the multi-core explorer, $(TSAN_DIR)/)"; \
+	$(MAKE) --no-print-directory test-tsan DEPS_DONE=1 || failed="$$failed tsan-tests"; \
 	echo "== fuzz ($(FUZZ_SECONDS) s per harness, $(FUZZ_DIR)/)"; \
 	$(MAKE) --no-print-directory fuzz DEPS_DONE=1 || failed="$$failed fuzz"; \
 	echo "== differential testing ($(DIFFTEST_COUNT) models from seed $(DIFFTEST_SEED))"; \
@@ -108,7 +119,7 @@ test: build
 	if [ -n "$$failed" ]; then \
 	  echo "make test: FAILED:$$failed ($$((SECONDS - start))s)"; exit 1; \
 	fi; \
-	echo "make test: all passed: Release tests, ASan+UBSan tests, fuzz, difftest, format check ($$((SECONDS - start))s)"
+	echo "make test: all passed: Release tests, ASan+UBSan tests, TSan tests, fuzz, difftest, format check ($$((SECONDS - start))s)"
 
 format:
 	@bash scripts/check-format.sh --fix
@@ -117,4 +128,4 @@ format-check:
 	@bash scripts/check-format.sh
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(FUZZ_DIR)

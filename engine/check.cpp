@@ -3,6 +3,7 @@
 // entry has inputs, and the class analysis, go to symbolic execution (check_symbolic.cpp).
 #include <fstream>
 #include <memory>
+#include <thread>
 
 #include "engine/api.h"
 #include "engine/check_symbolic.h"
@@ -13,6 +14,7 @@
 #include "mc/search/compiled_system.h"
 #include "mc/search/explorer.h"
 #include "mc/search/generic_system.h"
+#include "mc/search/parallel_explorer.h"
 #include "mc/search/trace.h"
 #include "mc/symbolic/initial_models.h"
 
@@ -37,13 +39,10 @@ void writeDot(const std::string& path, const CheckGraph& g, std::ostream* diag) 
           << " (--dot-max-states N draws more)\n";
 }
 
-// The error of an explicit search, with its trace replayed by the reference evaluator.
-// Returns the replayed trace.
-search::Trace reportError(Report& rep, const ir::Program& p, const search::ExploreResult& r,
-                          search::TransitionSystem& sys, const search::Explorer& ex,
-                          search::GenericSystem& generic, exec::Evaluator& ev, std::ostream* diag) {
+// The error of an explicit search, with its trace `tr` (replayed by the reference evaluator).
+void reportError(Report& rep, const ir::Program& p, const search::ExploreResult& r,
+                 const search::Trace& tr, std::ostream* diag) {
   rep.verdict = Verdict::Error;
-  search::Trace tr = search::buildTrace(sys, ex.store(), r, generic, ev);
   if (!tr.replayed) {
     if (diag)
       *diag << "tandem: INTERNAL ERROR: the counterexample did not replay in the reference "
@@ -51,7 +50,7 @@ search::Trace reportError(Report& rep, const ir::Program& p, const search::Explo
             << tr.problem << "); please report this bug\n";
     rep.verdict = Verdict::Unknown;
     rep.reason = "internal error: counterexample replay failed: " + tr.problem;
-    return tr;
+    return;
   }
   ErrorInfo e;
   if (r.outcome == search::Outcome::Deadlock) {
@@ -71,7 +70,21 @@ search::Trace reportError(Report& rep, const ir::Program& p, const search::Explo
     e.label = "(initial state)";
   }
   rep.error = std::move(e);
-  return tr;
+}
+
+// The workers of the explicit search: --threads, or the cores where the parallel search applies
+// (a closed system, dfs or bfs, no --dot graph, no plugin whose natives may not be thread-safe).
+unsigned explorerThreads(const CheckRequest& r, bool closed) {
+  const bool applies = closed && search::parallelStrategy(r.search) && r.dot.empty();
+  if (!r.threads)
+    return applies && r.natives.empty() ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+  if (*r.threads > 1 && !applies)
+    throw usageError(!closed ? "--threads applies to closed systems (not --entry)"
+                     : !r.dot.empty()
+                         ? "--dot draws the graph of the sequential search: give --threads 1"
+                         : "--threads applies to --search dfs and bfs");
+  if (*r.threads > 1024) throw usageError("--threads must be at most 1024");
+  return static_cast<unsigned>(*r.threads);
 }
 
 }  // namespace
@@ -150,15 +163,40 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     compiled = std::make_unique<search::CompiledSystem>(p, ev, go);
   search::TransitionSystem& sys =
       compiled ? static_cast<search::TransitionSystem&>(*compiled) : generic;
-  search::ExploreOptions eo;
-  eo.search = r.search;
-  eo.seed = r.seed;
-  eo.budget = &rb.budget;
-  eo.deadlock = go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
-  eo.progress = &rb.progress;
-  eo.graphLimit = r.dot.empty() ? 0 : r.dotMaxStates;
-  search::Explorer ex(sys, eo);
-  search::ExploreResult res = ex.run();
+  const bool deadlock =
+      go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
+  const unsigned threads = explorerThreads(r, go.entry == ir::kNone);
+  std::unique_ptr<search::Explorer> ex;  // the sequential search (its store draws --dot)
+  std::vector<std::string> errorPath;    // the parallel search's path to the error
+  unsigned workers = 1;
+  search::ExploreResult res;
+  if (threads > 1) {
+    search::ParallelOptions po;
+    po.threads = threads;
+    po.search = r.search;
+    po.budget = &rb.budget;
+    po.progress = &rb.progress;
+    po.deadlock = deadlock;
+    // Every worker has its own system (they keep scratch buffers); the evaluator is shared.
+    auto make = [&]() -> std::unique_ptr<search::TransitionSystem> {
+      if (compiled) return std::make_unique<search::CompiledSystem>(p, ev, go);
+      return std::make_unique<search::GenericSystem>(p, ev, go);
+    };
+    search::ParallelExplorer px(make, po);
+    res = px.run();
+    errorPath = px.errorPath();
+    workers = px.workersStarted();
+  } else {
+    search::ExploreOptions eo;
+    eo.search = r.search;
+    eo.seed = r.seed;
+    eo.budget = &rb.budget;
+    eo.deadlock = deadlock;
+    eo.progress = &rb.progress;
+    eo.graphLimit = r.dot.empty() ? 0 : r.dotMaxStates;
+    ex = std::make_unique<search::Explorer>(sys, eo);
+    res = ex->run();
+  }
 
   Report rep;
   rep.command = "check";
@@ -175,7 +213,9 @@ Report check(const ir::Program& p, const CheckRequest& r) {
       break;
     case search::Outcome::ErrorFound:
     case search::Outcome::Deadlock:
-      trace = reportError(rep, p, res, sys, ex, generic, ev, r.diag);
+      trace = ex ? search::buildTrace(sys, ex->store(), res, generic, ev)
+                 : search::buildTrace(sys, errorPath, res, generic, ev);
+      reportError(rep, p, res, *trace, r.diag);
       break;
   }
   rep.stats["states"] = res.states;
@@ -202,12 +242,13 @@ Report check(const ir::Program& p, const CheckRequest& r) {
                                {"hash_table", m.tableBytes},
                                {"parents", m.parentBytes}};
   rep.stats["explore_s"] = res.seconds;
+  rep.stats["threads"] = workers;
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();
   if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;
   if (!r.dot.empty())
     writeDot(r.dot,
-             {p, ex.store(), res, generic.codec(), trace ? &*trace : nullptr, r.dotMaxStates},
+             {p, ex->store(), res, generic.codec(), trace ? &*trace : nullptr, r.dotMaxStates},
              r.diag);
   return rep;
 }

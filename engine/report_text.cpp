@@ -126,6 +126,8 @@ void statsText(std::ostream& os, const Report& r) {
        << "peak resident set: " << num(st["peak_rss_mb"]) << " MB\n"
        << "time: " << num(st["explore_s"]) << " s exploring, " << num(st["time_s"]) << " s in all, "
        << num(st["states_per_s"]) << " states/s\n";
+    if (st.contains("threads") && st["threads"].get<uint64_t>() > 1)
+      os << "threads: " << num(st["threads"]) << " (sharing one hash table)\n";
     return;
   }
   for (const auto& [k, v] : st.items())

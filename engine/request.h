@@ -64,6 +64,7 @@ struct CheckRequest : Request {
   std::optional<Inputs> inputs;  // check --entry: symbolic (default) or `test` inputs only
   std::string testsFile;  // --tests FILE: `test` declarations to add to the model's (implies Tests)
   std::optional<uint64_t> maxCalls;          // check --class
+  std::optional<uint64_t> threads;           // --threads; unset: the cores, where it applies
   std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
   symbolic::MixedOptions mixed;
   std::string dot;             // write the explored state graph (closed systems)

@@ -83,6 +83,7 @@ engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
     r.inputs = engine::Inputs::Tests;
   }
   r.maxCalls = o.maxCalls;
+  r.threads = o.threads;
   r.solving = o.solving;
   r.mixed = mixedOptions(o, o.solving.value_or(symbolic::Solving::Classic));
   r.dot = o.dot;

@@ -29,5 +29,8 @@ struct Trace {
 // same program (it may be `sys` itself).
 Trace buildTrace(TransitionSystem& sys, const StateStore& store, const ExploreResult& res,
                  GenericSystem& ref, exec::Evaluator& ev);
+// The same from the path of states (initial state first) to the one the error was found from.
+Trace buildTrace(TransitionSystem& sys, const std::vector<std::string>& path,
+                 const ExploreResult& res, GenericSystem& ref, exec::Evaluator& ev);
 
 }  // namespace tandem::search

@@ -1,0 +1,420 @@
+#include "mc/search/parallel_explorer.h"
+
+#include <algorithm>
+#include <barrier>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace tandem::search {
+
+namespace {
+using Ref = SharedStateStore::Ref;
+struct Entry {
+  Ref ref;
+  uint32_t depth;
+};
+constexpr size_t kBfsBlock = 64;  // level entries a worker takes at once
+}  // namespace
+
+// The state shared by the workers of one run, and the workers' loops.
+class ParallelExplorer::Run {
+ public:
+  Run(const ParallelOptions& o, unsigned threads) : opts(o), store(threads) {}
+
+  const ParallelOptions& opts;
+  SharedStateStore store;
+  std::atomic<bool> stop{false};
+  std::atomic<bool> memoryFull{false}, boundHit{false};
+  // --max-states: tickets of states stored or being stored (never more than the bound), and
+  // the states stored (the bound is hit when they reach it).
+  std::atomic<uint64_t> reserved{0}, stored{0};
+
+  // The first error (or deadlock) and the first reason for incompleteness.
+  std::mutex resultMutex;
+  std::optional<Outcome> ended;
+  std::optional<FoundError> error;
+  Ref errorSource = SharedStateStore::kNoParent;
+  std::string why;
+  std::exception_ptr failure;  // an exception in a worker, rethrown by run()
+
+  // dfs work sharing.
+  std::mutex poolMutex;
+  std::condition_variable poolCv;
+  std::vector<std::vector<Entry>> pool;
+  unsigned idle = 0, running = 1;
+  bool done = false;
+  std::atomic<unsigned> hungry{0};
+
+  // One worker: its transition system, its counters, and the sink its successors arrive at.
+  class Worker final : public SuccessorSink {
+    // The memory check of the store's growth (thread-safe).
+    struct MayAllocate {
+      const Run& run;
+      bool operator()(size_t bytes) const { return run.mayAllocate(bytes); }
+    };
+    MayAllocate mayAllocate() const { return {run_}; }
+
+   public:
+    Worker(Run& run, unsigned id, std::unique_ptr<TransitionSystem> sys)
+        : run_(run), id_(id), sys_(std::move(sys)) {}
+
+    // Inserts the initial states (worker 0, before the search).
+    void initial(std::vector<Entry>& out) {
+      from(SharedStateStore::kNoParent, 0);
+      if (!run_.store.enter(id_, mayAllocate())) return full();
+      sys_->initialStates(*this);
+      flush(out);
+      run_.store.leave(id_);
+      if (err_) run_.found(Outcome::ErrorFound, std::move(err_), SharedStateStore::kNoParent);
+    }
+    // Expands one entry; its new successors go to `out`.
+    void expand(const Entry& e, std::vector<Entry>& out) {
+      if (run_.opts.budget->depthExceeded(e.depth)) {
+        ++depthCuts;
+        return;
+      }
+      const std::string_view state = run_.store.get(e.ref);
+      from(e.ref, e.depth);
+      if (!run_.store.enter(id_, mayAllocate())) return full();
+      const bool moved = sys_->successors(state, *this);
+      flush(out);
+      run_.store.leave(id_);
+      if (!run_.store.growIfDue(id_, mayAllocate())) full();
+      if (err_)
+        run_.found(Outcome::ErrorFound, std::move(err_), e.ref);
+      else if (!moved && run_.opts.deadlock && !sys_->allAtValidEnd(state))
+        run_.found(Outcome::Deadlock, std::nullopt, e.ref);
+      if (!why_.empty()) run_.incomplete(std::move(why_));
+      why_.clear();
+    }
+
+    void successor(std::string_view state, const Move&) override {
+      if (err_ || run_.boundHit.load(std::memory_order_relaxed)) return;
+      const uint64_t h = StateStore::hash(state);
+      run_.store.prefetch(h);
+      pending_.push_back({bytes_.size(), state.size(), h});
+      bytes_.append(state);
+    }
+    void error(const FoundError& e) override {
+      if (!err_) err_ = e;  // the successors before it are inserted by flush, as sequentially
+    }
+    void incomplete(const std::string& reason) override {
+      if (why_.empty()) why_ = reason;
+    }
+
+    uint64_t transitions = 0, matched = 0, maxDepth = 0, depthCuts = 0;
+
+   private:
+    struct Pending {
+      size_t at, size;
+      uint64_t hash;
+    };
+    void from(Ref parent, uint32_t depth) {
+      parent_ = parent;
+      depth_ = depth;
+    }
+    void full() {
+      run_.memoryFull.store(true);
+      run_.halt();
+    }
+    void flush(std::vector<Entry>& out) {
+      if (pending_.size() > 1)
+        for (const Pending& p : pending_) run_.store.prefetchState(p.hash);
+      for (const Pending& p : pending_) {
+        if (run_.boundHit.load(std::memory_order_relaxed)) break;
+        insert(std::string_view(bytes_).substr(p.at, p.size), p.hash, out);
+      }
+      pending_.clear();
+      bytes_.clear();
+    }
+    // --max-states: a ticket for one more state, so that no more than the bound are stored.
+    // Without one, the bound is hit only once the states stored reach it: tickets of other
+    // workers' inserts may still come back (their state was stored already).
+    bool reserve(uint64_t limit) {
+      for (unsigned rounds = 0;; ++rounds) {
+        if (run_.reserved.fetch_add(1) < limit) return true;
+        run_.reserved.fetch_sub(1);
+        if (run_.stopped()) return false;
+        if (run_.stored.load() >= limit) {
+          run_.boundHit.store(true);
+          run_.halt();
+          return false;
+        }
+        if (rounds > 64) std::this_thread::yield();
+      }
+    }
+    void insert(std::string_view state, uint64_t hash, std::vector<Entry>& out) {
+      const auto& limit = run_.opts.budget->limits().maxStates;
+      if (limit && !reserve(*limit)) return;
+      if (parent_ != SharedStateStore::kNoParent) ++transitions;
+      const auto ins = run_.store.insert(id_, state, hash, parent_);
+      if (!ins.isNew) {
+        if (limit) run_.reserved.fetch_sub(1);
+        ++matched;
+        return;
+      }
+      const uint32_t d = parent_ == SharedStateStore::kNoParent ? 0 : depth_ + 1;
+      maxDepth = std::max<uint64_t>(maxDepth, d);
+      out.push_back({ins.ref, d});
+      if (limit && run_.stored.fetch_add(1) + 1 >= *limit) {  // reached, as chargeState says
+        run_.boundHit.store(true);
+        run_.halt();
+      }
+    }
+
+    Run& run_;
+    unsigned id_;
+    std::unique_ptr<TransitionSystem> sys_;
+    Ref parent_ = SharedStateStore::kNoParent;
+    uint32_t depth_ = 0;
+    std::vector<Pending> pending_;
+    std::string bytes_;
+    std::optional<FoundError> err_;
+    std::string why_;
+  };
+
+  std::vector<std::unique_ptr<Worker>> workers;  // made by run() before any thread starts
+
+  bool mayAllocate(size_t bytes) const {
+    const auto& mb = opts.budget->limits().memoryLimitMb;
+    return !mb || currentRssMb() + bytes / (1024 * 1024) < *mb;
+  }
+  void halt() {
+    stop.store(true);
+    std::lock_guard lock(poolMutex);
+    poolCv.notify_all();
+  }
+  void found(Outcome o, std::optional<FoundError> e, Ref source) {
+    {
+      std::lock_guard lock(resultMutex);
+      if (ended) return;
+      ended = o;
+      error = std::move(e);
+      errorSource = source;
+    }
+    halt();
+  }
+  void incomplete(std::string reason) {
+    std::lock_guard lock(resultMutex);
+    if (why.empty()) why = std::move(reason);
+  }
+  bool stopped() const { return stop.load(std::memory_order_relaxed); }
+
+  // The leader's share of the run: the budget and the progress line.
+  void poll() {
+    if (opts.budget->poll()) halt();
+    if (opts.progress)
+      opts.progress->tick([&] {
+        return ProgressSample{store.size(), "states", std::to_string(running) + " workers"};
+      });
+  }
+
+  // ---- dfs ----
+  void dfs(unsigned w, std::vector<Entry> stack, const std::function<void()>& startOthers) {
+    Worker& me = *workers[w];
+    std::vector<Entry> out;
+    for (;;) {
+      if (w == 0) poll();
+      if (stopped()) return;
+      if (stack.empty() && !take(w, stack)) return;
+      if (stack.empty()) continue;
+      const Entry e = stack.back();
+      stack.pop_back();
+      out.clear();
+      me.expand(e, out);
+      stack.insert(stack.end(), out.begin(), out.end());
+      if (startOthers && store.size() >= opts.shareAfter) startOthers();
+      if (hungry.load(std::memory_order_relaxed) > 0 && stack.size() > 1) share(stack);
+    }
+  }
+  // Gives the older half of `stack` (the states nearest the root: the largest subtrees).
+  void share(std::vector<Entry>& stack) {
+    const size_t half = stack.size() / 2;
+    std::lock_guard lock(poolMutex);
+    pool.emplace_back(stack.begin(), stack.begin() + static_cast<ptrdiff_t>(half));
+    stack.erase(stack.begin(), stack.begin() + static_cast<ptrdiff_t>(half));
+    poolCv.notify_one();
+  }
+  // Waits for shared work; false when the run is over (every worker waits, or it stopped).
+  bool take(unsigned w, std::vector<Entry>& stack) {
+    std::unique_lock lock(poolMutex);
+    ++idle;
+    hungry.fetch_add(1);
+    for (;;) {
+      if (!pool.empty()) {
+        stack = std::move(pool.back());
+        pool.pop_back();
+        break;
+      }
+      if (done || stopped()) break;
+      if (idle == running) {  // nobody holds work and nothing is shared: the end
+        done = true;
+        poolCv.notify_all();
+        break;
+      }
+      if (w == 0) {  // the leader keeps polling the budget while it waits
+        poolCv.wait_for(lock, std::chrono::milliseconds(10));
+        lock.unlock();
+        poll();
+        lock.lock();
+      } else {
+        poolCv.wait(lock);
+      }
+    }
+    --idle;
+    hungry.fetch_sub(1);
+    return !stack.empty();
+  }
+
+  // ---- bfs ----
+  struct Level {
+    std::vector<Entry> entries;
+    std::atomic<size_t> cursor{0};
+    std::vector<std::vector<Entry>> next;
+    bool last = false;  // the workers leave
+  };
+  void bfsBlocks(unsigned w, Level& level) {
+    Worker& me = *workers[w];
+    for (;;) {
+      if (w == 0) poll();
+      if (stopped()) return;
+      const size_t at = level.cursor.fetch_add(kBfsBlock);
+      if (at >= level.entries.size()) return;
+      const size_t end = std::min(level.entries.size(), at + kBfsBlock);
+      for (size_t i = at; i < end && !stopped(); ++i) {
+        if (w == 0) poll();
+        me.expand(level.entries[i], level.next[w]);
+      }
+    }
+  }
+};
+
+ParallelExplorer::ParallelExplorer(SystemFactory make, ParallelOptions opts)
+    : make_(std::move(make)), opts_(opts) {}
+ParallelExplorer::~ParallelExplorer() = default;
+
+ExploreResult ParallelExplorer::run() {
+  Budget& budget = *opts_.budget;
+  const double start = budget.elapsed();
+  const unsigned n = std::max(1u, opts_.threads);
+  Run run(opts_, n);
+  for (unsigned w = 0; w < n; ++w)
+    run.workers.push_back(std::make_unique<Run::Worker>(run, w, make_()));
+  std::vector<Entry> initial;
+  run.workers[0]->initial(initial);
+
+  std::vector<std::thread> threads;
+  auto guarded = [&run](auto&& body) {
+    try {
+      body();
+    } catch (...) {
+      {
+        std::lock_guard lock(run.resultMutex);
+        if (!run.failure) run.failure = std::current_exception();
+      }
+      run.halt();
+    }
+  };
+
+  if (opts_.search == Strategy::Bfs) {
+    Run::Level level;
+    level.entries = std::move(initial);
+    level.next.resize(n);
+    bool parallel = false;
+    std::barrier sync(static_cast<std::ptrdiff_t>(n));
+    // Every worker passes both barriers of every level, whatever happens inside it.
+    auto helper = [&](unsigned w) {
+      for (;;) {
+        sync.arrive_and_wait();  // a level is ready (or the run is over)
+        if (level.last) return;
+        guarded([&] { run.bfsBlocks(w, level); });
+        sync.arrive_and_wait();
+      }
+    };
+    while (!level.entries.empty() && !run.stopped()) {
+      if (!parallel && n > 1 && run.store.size() >= opts_.shareAfter) {
+        parallel = true;
+        started_ = n;
+        run.running = n;
+        for (unsigned w = 1; w < n; ++w) threads.emplace_back(helper, w);
+      }
+      level.cursor = 0;
+      if (parallel) sync.arrive_and_wait();
+      guarded([&] { run.bfsBlocks(0, level); });
+      if (parallel) sync.arrive_and_wait();
+      level.entries.clear();
+      guarded([&] {
+        for (auto& part : level.next) {
+          level.entries.insert(level.entries.end(), part.begin(), part.end());
+          part.clear();
+        }
+      });
+    }
+    if (parallel) {
+      level.last = true;
+      sync.arrive_and_wait();
+    }
+  } else {
+    bool othersStarted = n == 1;
+    std::function<void()> startOthers = [&] {
+      if (othersStarted) return;
+      othersStarted = true;
+      {
+        std::lock_guard lock(run.poolMutex);
+        run.running = n;
+      }
+      started_ = n;
+      for (unsigned w = 1; w < n; ++w)
+        threads.emplace_back([&, w] { guarded([&] { run.dfs(w, {}, nullptr); }); });
+    };
+    guarded([&] { run.dfs(0, std::move(initial), startOthers); });
+    run.halt();  // the leader is done: wake the workers that wait for work
+  }
+  for (auto& t : threads) t.join();
+  if (run.failure) std::rethrow_exception(run.failure);
+
+  ExploreResult res;
+  for (const auto& w : run.workers) {
+    res.transitions += w->transitions;
+    res.matched += w->matched;
+    res.maxDepth = std::max(res.maxDepth, w->maxDepth);
+  }
+  uint64_t depthCuts = 0;
+  for (const auto& w : run.workers) depthCuts += w->depthCuts;
+  res.states = run.store.size();
+  budget.chargeState(res.states);
+  res.seconds = budget.elapsed() - start;
+  res.storeBytes = run.store.memoryBytes();
+  res.storeMemory = run.store.memory();
+  res.peakRssMb = peakRssMb();
+  if (run.ended) {
+    res.outcome = *run.ended;
+    res.error = run.error;
+    for (Ref r = run.errorSource; r != SharedStateStore::kNoParent; r = run.store.parent(r))
+      errorPath_.emplace_back(run.store.get(r));
+    std::reverse(errorPath_.begin(), errorPath_.end());
+    return res;
+  }
+  res.outcome = Outcome::Incomplete;
+  if (run.memoryFull) {
+    if (!budget.stopped()) budget.stop(StopKind::Memory);
+  } else if (run.boundHit && !budget.stopped()) {
+    budget.stop(StopKind::States);
+  }
+  if (budget.stopped()) {
+    res.reason = budget.stopped()->reason;
+  } else if (depthCuts) {
+    res.reason = depthBoundReason(*budget.limits().maxDepth);
+  } else if (!run.why.empty()) {
+    res.reason = run.why;
+  } else {
+    res.outcome = Outcome::Exhausted;
+  }
+  return res;
+}
+
+}  // namespace tandem::search

@@ -1,0 +1,251 @@
+#include "mc/search/shared_store.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <thread>
+
+namespace tandem::search {
+
+namespace {
+
+constexpr size_t kHuge = size_t{1} << 21;
+
+// Memory read at random (the table, the arena): huge pages spare a TLB miss per lookup.
+void* allocateRaw(size_t bytes) {
+  const size_t align = bytes >= kHuge ? kHuge : 64;
+  bytes = (bytes + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, bytes);
+  if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  if (bytes >= kHuge) madvise(p, bytes, MADV_HUGEPAGE);  // only advice
+#endif
+  return p;
+}
+
+size_t varintSize(size_t n) {
+  size_t k = 1;
+  while (n >= 0x80) n >>= 7, ++k;
+  return k;
+}
+
+constexpr size_t kParentBytes = 5;  // a record: parent (5 bytes), length (varint), bytes
+
+void spinWait(unsigned& rounds) {
+  if (++rounds < 64) return;
+  std::this_thread::yield();
+}
+
+}  // namespace
+
+SharedStateStore::Table SharedStateStore::makeTable(unsigned bits) {
+  Table t;
+  t.bits = bits;
+  t.size = size_t{1} << bits;
+  t.mask = t.size - 1;
+  auto* raw = static_cast<std::atomic<uint64_t>*>(allocateRaw(t.size * sizeof(uint64_t)));
+  for (size_t i = 0; i < t.size; ++i) new (&raw[i]) std::atomic<uint64_t>(0);
+  t.slots.reset(raw);
+  return t;
+}
+
+SharedStateStore::SharedStateStore(unsigned workers)
+    : workers_(workers), chunks_(new std::atomic<char*>[kMaxChunks]) {
+  for (unsigned i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);
+  table_ = makeTable(16);
+  slotCount_.store(table_.size, std::memory_order_release);
+}
+
+SharedStateStore::~SharedStateStore() {
+  for (uint32_t c = 1; c < nextChunk_.load() && c < kMaxChunks; ++c)
+    std::free(chunks_[c].load(std::memory_order_relaxed));
+}
+
+char* SharedStateStore::chunk(uint64_t ref) const {
+  return chunks_[ref >> kChunkBits].load(std::memory_order_relaxed);
+}
+
+void SharedStateStore::Free::operator()(void* p) const noexcept { std::free(p); }
+
+bool SharedStateStore::tryEnter(unsigned w) {
+  Worker& me = workers_[w];
+  // Dekker's handshake with grow(): either it sees this worker inside and waits for it, or
+  // this worker sees it growing and waits outside.
+  me.active.store(true, std::memory_order_seq_cst);
+  if (!growing_.load(std::memory_order_seq_cst) && !growthDue(kBlockAt)) return true;
+  me.active.store(false, std::memory_order_seq_cst);
+  return false;
+}
+
+void SharedStateStore::waitWhileGrowing(unsigned& rounds) const {
+  if (growing_.load(std::memory_order_acquire)) spinWait(rounds);
+}
+
+void SharedStateStore::prefetch(uint64_t hash) const {
+  __builtin_prefetch(&table_.slots[table_.home(hash)]);
+}
+
+void SharedStateStore::prefetchState(uint64_t hash) const {
+  const uint64_t tag = hash >> kPosBits;
+  for (size_t i = table_.home(hash);; i = (i + 1) & table_.mask) {
+    const uint64_t e = table_.slots[i].load(std::memory_order_acquire);
+    if (e == 0) return;
+    if (e >> kPosBits == tag) {
+      const Ref pos = (e & kNoParent) - 1;
+      __builtin_prefetch(chunk(pos) + (pos & ((Ref{1} << kChunkBits) - 1)));
+      return;
+    }
+  }
+}
+
+std::string_view SharedStateStore::get(Ref ref) const {
+  const char* p = chunk(ref) + (ref & ((Ref{1} << kChunkBits) - 1)) + kParentBytes;
+  size_t len = 0;
+  for (int shift = 0;; shift += 7) {
+    auto c = static_cast<uint8_t>(*p++);
+    len |= static_cast<size_t>(c & 0x7f) << shift;
+    if (!(c & 0x80)) break;
+  }
+  return {p, len};
+}
+
+SharedStateStore::Ref SharedStateStore::parent(Ref ref) const {
+  const char* p = chunk(ref) + (ref & ((Ref{1} << kChunkBits) - 1));
+  Ref r = 0;
+  std::memcpy(&r, p, kParentBytes);  // little-endian, as every target we build for
+  return r;
+}
+
+bool SharedStateStore::sameBytes(std::string_view stored, std::string_view s) {
+  return stored.size() == s.size() &&
+         (s.empty() || std::memcmp(stored.data(), s.data(), s.size()) == 0);
+}
+
+SharedStateStore::Ref SharedStateStore::writeRecord(Worker& w, std::string_view s, Ref parent) {
+  const size_t need = kParentBytes + varintSize(s.size()) + s.size();
+  const size_t chunkSize = size_t{1} << kChunkBits;
+  if (w.chunk == 0 || w.used + need > w.cap) {
+    const uint32_t c = nextChunk_.fetch_add(1, std::memory_order_relaxed);
+    if (c >= kMaxChunks) throw std::length_error("the state store is full (64 GiB of states)");
+    // A state larger than a chunk gets a chunk of its own (positions start at its offset 0).
+    w.cap = std::max(chunkSize, need);
+    chunks_[c].store(static_cast<char*>(allocateRaw(w.cap)), std::memory_order_release);
+    w.chunk = c;
+    w.used = 0;
+  }
+  char* p = chunks_[w.chunk].load(std::memory_order_relaxed) + w.used;
+  std::memcpy(p, &parent, kParentBytes);
+  p += kParentBytes;
+  size_t n = s.size();
+  while (n >= 0x80) *p++ = static_cast<char>((n & 0x7f) | 0x80), n >>= 7;
+  *p++ = static_cast<char>(n);
+  if (!s.empty()) std::memcpy(p, s.data(), s.size());
+  return (Ref{w.chunk} << kChunkBits) | w.used;
+}
+
+void SharedStateStore::commit(Worker& w, std::string_view s) {
+  const size_t need = kParentBytes + varintSize(s.size()) + s.size();
+  w.used += need;
+  w.arenaBytes += need;
+  w.stateBytes += s.size();
+  w.states.store(w.states.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  if (++w.unpublished == kCountStep) {
+    approxStates_.fetch_add(kCountStep, std::memory_order_relaxed);
+    w.unpublished = 0;
+  }
+}
+
+SharedStateStore::Insert SharedStateStore::insert(unsigned w, std::string_view s, uint64_t hash,
+                                                  Ref parent) {
+  Worker& me = workers_[w];
+  const uint64_t tag = hash >> kPosBits;
+  Ref mine = kNoParent;  // this worker's unpublished record of `s`, once written
+  for (size_t i = table_.home(hash), probes = 0;; i = (i + 1) & table_.mask) {
+    if (++probes > table_.size) throw std::length_error("the state store's table is full");
+    uint64_t e = table_.slots[i].load(std::memory_order_acquire);
+    if (e == 0) {
+      if (mine == kNoParent) mine = writeRecord(me, s, parent);
+      // Release: the record's bytes are visible to whoever reads the word.
+      if (table_.slots[i].compare_exchange_strong(e, tag << kPosBits | (mine + 1),
+                                                  std::memory_order_acq_rel,
+                                                  std::memory_order_acquire)) {
+        commit(me, s);
+        return {mine, true};
+      }
+      // Another worker took the slot first: `e` is its word, compared below.
+    }
+    if (e >> kPosBits != tag) continue;
+    const Ref pos = (e & kNoParent) - 1;
+    if (sameBytes(get(pos), s)) return {pos, false};  // `mine`, if written, is overwritten later
+  }
+}
+
+bool SharedStateStore::grow(unsigned self, bool allowed) {
+  bool expected = false;
+  if (!growing_.compare_exchange_strong(expected, true, std::memory_order_seq_cst)) {
+    for (unsigned rounds = 0; growing_.load(std::memory_order_acquire);) spinWait(rounds);
+    return !full();
+  }
+  if (!growthDue(kGrowAt) || full()) {  // another worker grew it meanwhile, or it is full
+    growing_.store(false, std::memory_order_release);
+    return !full();
+  }
+  if (!allowed) {
+    full_.store(true, std::memory_order_release);
+    growing_.store(false, std::memory_order_release);
+    return false;
+  }
+  for (unsigned w = 0; w < workers_.size(); ++w)
+    for (unsigned rounds = 0; w != self && workers_[w].active.load(std::memory_order_seq_cst);)
+      spinWait(rounds);
+  // Nobody is inside: move every word to its home in a table twice the size. Up to 2^28 slots
+  // the home is in the word's tag; beyond, the record's hash is computed again.
+  Table bigger = makeTable(table_.bits + 1);
+  for (size_t i = 0; i < table_.size; ++i) {
+    const uint64_t e = table_.slots[i].load(std::memory_order_relaxed);
+    if (e == 0) continue;
+    uint64_t h = e;  // the tag's bits are the hash's top bits
+    if (bigger.bits > kTagBits) h = StateStore::hash(get((e & kNoParent) - 1));
+    for (size_t j = bigger.home(h);; j = (j + 1) & bigger.mask)
+      if (bigger.slots[j].load(std::memory_order_relaxed) == 0) {
+        bigger.slots[j].store(e, std::memory_order_relaxed);
+        break;
+      }
+  }
+  table_ = std::move(bigger);
+  slotCount_.store(table_.size, std::memory_order_release);
+  growing_.store(false, std::memory_order_seq_cst);
+  return true;
+}
+
+uint64_t SharedStateStore::size() const {
+  uint64_t n = 0;
+  for (const Worker& w : workers_) n += w.states.load(std::memory_order_relaxed);
+  return n;
+}
+
+StateStore::Memory SharedStateStore::memory() const {
+  StateStore::Memory m;
+  for (const Worker& w : workers_) {
+    m.stateBytes += w.stateBytes;
+    m.recordBytes += w.arenaBytes - w.stateBytes;
+  }
+  // The parents are inside the records here: count them apart, as the sequential store does.
+  const uint64_t n = size();
+  m.recordBytes -= n * kParentBytes;
+  m.parentBytes = n * kParentBytes;
+  m.tableBytes = table_.size * sizeof(uint64_t);
+  m.tableSlots = table_.size;
+  return m;
+}
+
+size_t SharedStateStore::memoryBytes() const {
+  size_t arena = 0;
+  for (const Worker& w : workers_) arena += w.arenaBytes;
+  return arena + table_.size * sizeof(uint64_t) + kMaxChunks * sizeof(char*);
+}
+
+}  // namespace tandem::search

@@ -1,0 +1,305 @@
+// The multi-core explorer (check --threads N) against the sequential one: the same states,
+// transitions and matched states on BEEM instances, dfs and bfs, with 2 and 3 workers sharing
+// work from the first state; errors and deadlocks found with traces that replay (shortest under
+// bfs); the bounds end it with the sequential explorer's reasons; the shared store under
+// concurrent inserts; and the CLI's --threads.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mc/cli/cli.h"
+#include "mc/dve/import.h"
+#include "mc/exec/evaluator.h"
+#include "mc/ir/resolve_expr.h"
+#include "mc/lang/parser.h"
+#include "mc/search/compiled_system.h"
+#include "mc/search/parallel_explorer.h"
+#include "mc/search/shared_store.h"
+#include "mc/search/trace.h"
+
+namespace tandem::search {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string beemPath(const std::string& name) {
+  return std::string(TANDEM_SHARED_DIR) + "/external/beem/dve/" + name;
+}
+
+// A DVE model (from a file or text) with extra invariants, as --invariant gives them.
+std::unique_ptr<ir::Program> loadDve(const std::string& name, const std::string& text,
+                                     const std::vector<std::string>& invariants = {}) {
+  SourceFile file(name, text);
+  Diagnostics d(&file);
+  auto p = importDve(file, d);
+  REQUIRE(p);
+  for (const auto& inv : invariants) {
+    SourceFile src("--invariant", inv);
+    Diagnostics di(&src);
+    auto e = parseExpression(src, di);
+    ExprRef x = e ? resolveGlobalCondition(*e, *p, di, "--invariant") : nullptr;
+    REQUIRE(x);
+    p->invariants.push_back({"--invariant", x, {}});
+  }
+  return p;
+}
+std::unique_ptr<ir::Program> loadBeem(const std::string& name) {
+  std::ifstream in(beemPath(name));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return loadDve(name, ss.str());
+}
+
+// Counters x[0..2] that each process raises to 6; no process can move at the end (a deadlock
+// in DVE, whose states have no valid ends).
+const char* const kCounters = R"(
+byte x[3];
+process P0 { state s; init s; trans s -> s { guard x[0] < 6; effect x[0] = x[0] + 1; }; }
+process P1 { state s; init s; trans s -> s { guard x[1] < 6; effect x[1] = x[1] + 1; }; }
+process P2 { state s; init s; trans s -> s { guard x[2] < 6; effect x[2] = x[2] + 1; }; }
+system async;
+)";
+
+// One exploration, sequential (threads 0) or parallel, with the compiled system.
+struct Explored {
+  ExploreResult res;
+  Trace trace;
+  unsigned workers = 1;
+};
+Explored explore(const ir::Program& p, unsigned threads, Strategy s, Limits limits = {},
+                 bool deadlock = false, const std::atomic<bool>* interrupt = nullptr) {
+  exec::NativeRegistry natives;
+  exec::Evaluator ev(p, natives);
+  GenericOptions go;
+  GenericSystem generic(p, ev, go);
+  CompiledSystem compiled(p, ev, go);
+  Budget budget(limits, interrupt);
+  Explored out;
+  if (threads == 0) {
+    ExploreOptions eo;
+    eo.search = s;
+    eo.budget = &budget;
+    eo.deadlock = deadlock;
+    Explorer ex(compiled, eo);
+    out.res = ex.run();
+    if (out.res.outcome == Outcome::ErrorFound || out.res.outcome == Outcome::Deadlock)
+      out.trace = buildTrace(compiled, ex.store(), out.res, generic, ev);
+    return out;
+  }
+  ParallelOptions po;
+  po.threads = threads;
+  po.search = s;
+  po.budget = &budget;
+  po.deadlock = deadlock;
+  po.shareAfter = 0;  // share work from the first state on
+  ParallelExplorer px([&] { return std::make_unique<CompiledSystem>(p, ev, go); }, po);
+  out.res = px.run();
+  out.workers = px.workersStarted();
+  if (out.res.outcome == Outcome::ErrorFound || out.res.outcome == Outcome::Deadlock)
+    out.trace = buildTrace(compiled, px.errorPath(), out.res, generic, ev);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("parallel search: the sequential counts on BEEM instances, dfs and bfs") {
+  // Mutual exclusion, a queue lock, and two channel protocols.
+  for (const char* name : {"bakery.3.dve", "anderson.2.dve", "at.1.dve", "brp.1.dve",
+                           "collision.1.dve", "peterson.2.dve"}) {
+    CAPTURE(name);
+    auto p = loadBeem(name);
+    for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
+      CAPTURE(strategyName(s));
+      const Explored seq = explore(*p, 0, s);
+      REQUIRE(seq.res.outcome == Outcome::Exhausted);
+      for (unsigned threads : {2u, 3u}) {
+        CAPTURE(threads);
+        const Explored par = explore(*p, threads, s);
+        CHECK(par.workers == threads);
+        CHECK(par.res.outcome == Outcome::Exhausted);
+        CHECK(par.res.states == seq.res.states);
+        CHECK(par.res.transitions == seq.res.transitions);
+        CHECK(par.res.matched == seq.res.matched);
+        if (s == Strategy::Bfs) CHECK(par.res.maxDepth == seq.res.maxDepth);  // the levels
+      }
+    }
+  }
+}
+
+TEST_CASE("parallel search: invariant violations and deadlocks, with traces that replay") {
+  auto inv = loadDve("counters.dve", kCounters, {"x[0] + x[1] + x[2] < 14"});
+  for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
+    CAPTURE(strategyName(s));
+    const Explored seq = explore(*inv, 0, s);
+    const Explored par = explore(*inv, 2, s);
+    REQUIRE(par.res.outcome == Outcome::ErrorFound);
+    CHECK(par.res.error->kind == ir::ErrorKind::Invariant);
+    INFO(par.trace.problem);
+    CHECK(par.trace.replayed);
+    // Level-synchronous bfs: the first violation is at the least depth, as sequentially.
+    if (s == Strategy::Bfs) CHECK(par.trace.steps.size() == seq.trace.steps.size());
+    if (s == Strategy::Bfs) CHECK(par.trace.steps.size() == 14);
+  }
+  auto dead = loadDve("counters.dve", kCounters);
+  for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
+    const Explored par = explore(*dead, 2, s, {}, /*deadlock=*/true);
+    REQUIRE(par.res.outcome == Outcome::Deadlock);
+    CHECK(par.trace.replayed);
+    CHECK(par.trace.steps.size() == 18);  // every counter at 6, whatever the order
+    const Explored none = explore(*dead, 2, s);
+    CHECK(none.res.outcome == Outcome::Exhausted);
+    CHECK(none.res.states == 7 * 7 * 7);
+  }
+}
+
+TEST_CASE("parallel search: bounds and interrupts end it with the sequential reasons") {
+  auto p = loadBeem("bakery.3.dve");
+  for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
+    CAPTURE(strategyName(s));
+    Limits states;
+    states.maxStates = 5000;
+    const Explored a = explore(*p, 2, s, states);
+    CHECK(a.res.outcome == Outcome::Incomplete);
+    CHECK(a.res.reason == stateBoundReason(5000));
+    CHECK(a.res.states == 5000);  // never more than the bound, and the bound is reached
+
+    Limits depth;
+    depth.maxDepth = 10;
+    const Explored b = explore(*p, 2, s, depth);
+    CHECK(b.res.outcome == Outcome::Incomplete);
+    CHECK(b.res.reason == depthBoundReason(10));
+
+    std::atomic<bool> interrupt{true};
+    const Explored c = explore(*p, 2, s, {}, false, &interrupt);
+    CHECK(c.res.outcome == Outcome::Incomplete);
+    CHECK(c.res.reason == interruptedReason());
+  }
+}
+
+TEST_CASE("parallel search: a run that ends before the work is shared is the sequential one") {
+  auto p = loadDve("counters.dve", kCounters, {"x[0] + x[1] + x[2] < 14"});
+  exec::NativeRegistry natives;
+  exec::Evaluator ev(*p, natives);
+  for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
+    const Explored seq = explore(*p, 0, s);
+    Budget budget;
+    ParallelOptions po;
+    po.threads = 2;
+    po.search = s;
+    po.budget = &budget;  // shareAfter: the default, far above these 343 states
+    ParallelExplorer px([&] { return std::make_unique<CompiledSystem>(*p, ev, GenericOptions{}); },
+                        po);
+    const ExploreResult r = px.run();
+    CHECK(px.workersStarted() == 1);
+    CHECK(r.states == seq.res.states);
+    CHECK(r.transitions == seq.res.transitions);
+    CHECK(r.maxDepth == seq.res.maxDepth);
+    CHECK(px.errorPath().size() == seq.trace.steps.size());  // the states before the last move
+  }
+}
+
+TEST_CASE("shared store: concurrent inserts add each state once, through many doublings") {
+  constexpr unsigned kThreads = 4;
+  constexpr uint64_t kStates = 60000;
+  SharedStateStore store(kThreads);
+  std::atomic<uint64_t> added{0};
+  std::vector<std::vector<SharedStateStore::Ref>> refs(kThreads);
+  auto work = [&](unsigned w) {
+    // Every worker inserts every state, in its own order, with the state's index as parent.
+    for (uint64_t k = 0; k < kStates; ++k) {
+      const uint64_t i = (k * (w + 1) * 7919) % kStates;
+      const std::string s = "state-" + std::to_string(i) + std::string(i % 13, 'x');
+      REQUIRE(store.enter(w, [](size_t) { return true; }));
+      const auto ins = store.insert(w, s, StateStore::hash(s), i);
+      store.leave(w);
+      REQUIRE(store.growIfDue(w, [](size_t) { return true; }));
+      if (ins.isNew) added.fetch_add(1);
+    }
+  };
+  std::vector<std::thread> ts;
+  for (unsigned w = 0; w < kThreads; ++w) ts.emplace_back(work, w);
+  for (auto& t : ts) t.join();
+  CHECK(added.load() == kStates);
+  CHECK(store.size() == kStates);
+  CHECK(store.memory().tableSlots >= kStates);
+  // Every state is found again, with its bytes and the parent of its first insert.
+  for (uint64_t i = 0; i < kStates; i += 97) {
+    const std::string s = "state-" + std::to_string(i) + std::string(i % 13, 'x');
+    REQUIRE(store.enter(0, [](size_t) { return true; }));
+    const auto ins = store.insert(0, s, StateStore::hash(s), 0);
+    store.leave(0);
+    CHECK_FALSE(ins.isNew);
+    CHECK(store.get(ins.ref) == s);
+    CHECK(store.parent(ins.ref) == i);
+  }
+}
+
+TEST_CASE("shared store: a refused doubling makes the store full, not bigger") {
+  SharedStateStore store(1);
+  bool full = false;
+  for (int i = 0; i < 100000 && !full; ++i) {
+    const std::string s = std::to_string(i);
+    if (!store.enter(0, [](size_t) { return false; })) break;
+    store.insert(0, s, StateStore::hash(s), SharedStateStore::kNoParent);
+    store.leave(0);
+    full = !store.growIfDue(0, [](size_t) { return false; });
+  }
+  CHECK(full);
+  CHECK(store.full());
+  CHECK(store.memory().tableSlots == 65536);  // never grew
+}
+
+namespace {
+struct CliResult {
+  int rc = -1;
+  std::string out, err;
+  json report;
+};
+CliResult runCli(std::vector<std::string> args) {
+  args.insert(args.begin(), "tandem");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::ostringstream o, e;
+  CliResult r;
+  r.rc = cli::run(static_cast<int>(argv.size()), argv.data(), o, e);
+  r.out = o.str();
+  r.err = e.str();
+  r.report = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  return r;
+}
+}  // namespace
+
+TEST_CASE("check --threads: the counts of one thread, and where it does not apply") {
+  const std::string model = beemPath("bakery.4.dve");
+  auto one = runCli({"check", model, "--threads", "1", "--no-deadlock", "--json", "--quiet"});
+  auto two = runCli({"check", model, "--threads", "2", "--no-deadlock", "--json", "--quiet"});
+  REQUIRE(one.rc == 0);
+  REQUIRE(two.rc == 0);
+  CHECK(one.report["stats"]["threads"] == 1);
+  CHECK(two.report["stats"]["threads"] == 2);  // 157,003 states: past the sequential start
+  CHECK(two.report["stats"]["states"] == 157003);
+  CHECK(two.report["stats"]["transitions"] == one.report["stats"]["transitions"]);
+
+  const std::string tdm = std::string(TANDEM_SHARED_DIR) + "/conformance/peterson2.tdm";
+  for (std::vector<std::string> bad : {std::vector<std::string>{"--search", "random"},
+                                       {"--dot", "/tmp/tandem_threads.dot"},
+                                       {"--threads", "0"}}) {
+    std::vector<std::string> args = {"check", tdm, "--threads", "2"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    auto r = runCli(args);
+    CAPTURE(bad.front());
+    CHECK(r.rc == 2);
+  }
+  CHECK(!fs::exists("/tmp/tandem_threads.dot"));
+}
+
+}  // namespace tandem::search
