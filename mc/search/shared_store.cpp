@@ -46,9 +46,7 @@ SharedStateStore::Table SharedStateStore::makeTable(unsigned bits) {
   t.bits = bits;
   t.size = size_t{1} << bits;
   t.mask = t.size - 1;
-  auto* raw = static_cast<std::atomic<uint64_t>*>(allocateRaw(t.size * sizeof(uint64_t)));
-  for (size_t i = 0; i < t.size; ++i) new (&raw[i]) std::atomic<uint64_t>(0);
-  t.slots.reset(raw);
+  t.slots = WordArray(t.size);
   return t;
 }
 
@@ -68,8 +66,6 @@ char* SharedStateStore::chunk(uint64_t ref) const {
   return chunks_[ref >> kChunkBits].load(std::memory_order_relaxed);
 }
 
-void SharedStateStore::Free::operator()(void* p) const noexcept { std::free(p); }
-
 bool SharedStateStore::tryEnter(unsigned w) {
   Worker& me = workers_[w];
   // Dekker's handshake with grow(): either it sees this worker inside and waits for it, or
@@ -85,13 +81,13 @@ void SharedStateStore::waitWhileGrowing(unsigned& rounds) const {
 }
 
 void SharedStateStore::prefetch(uint64_t hash) const {
-  __builtin_prefetch(&table_.slots[table_.home(hash)]);
+  __builtin_prefetch(table_.slots.data() + table_.home(hash));
 }
 
 void SharedStateStore::prefetchState(uint64_t hash) const {
   const uint64_t tag = hash >> kPosBits;
   for (size_t i = table_.home(hash);; i = (i + 1) & table_.mask) {
-    const uint64_t e = table_.slots[i].load(std::memory_order_acquire);
+    const uint64_t e = table_.slots.at(i).load(std::memory_order_acquire);
     if (e == 0) return;
     if (e >> kPosBits == tag) {
       const Ref pos = (e & kNoParent) - 1;
@@ -165,13 +161,13 @@ SharedStateStore::Insert SharedStateStore::insert(unsigned w, std::string_view s
   Ref mine = kNoParent;  // this worker's unpublished record of `s`, once written
   for (size_t i = table_.home(hash), probes = 0;; i = (i + 1) & table_.mask) {
     if (++probes > table_.size) throw std::length_error("the state store's table is full");
-    uint64_t e = table_.slots[i].load(std::memory_order_acquire);
+    uint64_t e = table_.slots.at(i).load(std::memory_order_acquire);
     if (e == 0) {
       if (mine == kNoParent) mine = writeRecord(me, s, parent);
       // Release: the record's bytes are visible to whoever reads the word.
-      if (table_.slots[i].compare_exchange_strong(e, tag << kPosBits | (mine + 1),
-                                                  std::memory_order_acq_rel,
-                                                  std::memory_order_acquire)) {
+      if (table_.slots.at(i).compare_exchange_strong(e, tag << kPosBits | (mine + 1),
+                                                     std::memory_order_acq_rel,
+                                                     std::memory_order_acquire)) {
         commit(me, s);
         return {mine, true};
       }
@@ -202,18 +198,24 @@ bool SharedStateStore::grow(unsigned self, bool allowed) {
     for (unsigned rounds = 0; w != self && workers_[w].active.load(std::memory_order_seq_cst);)
       spinWait(rounds);
   // Nobody is inside: move every word to its home in a table twice the size. Up to 2^28 slots
-  // the home is in the word's tag; beyond, the record's hash is computed again.
+  // the home is in the word's tag; beyond, the record's hash is computed again. Slot i goes to
+  // about 2i, so the old table's pages are released as they are read (WordArray).
   Table bigger = makeTable(table_.bits + 1);
-  for (size_t i = 0; i < table_.size; ++i) {
-    const uint64_t e = table_.slots[i].load(std::memory_order_relaxed);
-    if (e == 0) continue;
-    uint64_t h = e;  // the tag's bits are the hash's top bits
-    if (bigger.bits > kTagBits) h = StateStore::hash(get((e & kNoParent) - 1));
-    for (size_t j = bigger.home(h);; j = (j + 1) & bigger.mask)
-      if (bigger.slots[j].load(std::memory_order_relaxed) == 0) {
-        bigger.slots[j].store(e, std::memory_order_relaxed);
-        break;
-      }
+  constexpr size_t kStep = size_t{1} << 18;  // 2 MiB of words
+  for (size_t from = 0; from < table_.size; from += kStep) {
+    const size_t to = std::min(table_.size, from + kStep);
+    for (size_t i = from; i < to; ++i) {
+      const uint64_t e = table_.slots.data()[i];
+      if (e == 0) continue;
+      uint64_t h = e;  // the tag's bits are the hash's top bits
+      if (bigger.bits > kTagBits) h = StateStore::hash(get((e & kNoParent) - 1));
+      for (size_t j = bigger.home(h);; j = (j + 1) & bigger.mask)
+        if (bigger.slots.data()[j] == 0) {
+          bigger.slots.data()[j] = e;
+          break;
+        }
+    }
+    table_.slots.release(from, to);
   }
   table_ = std::move(bigger);
   slotCount_.store(table_.size, std::memory_order_release);

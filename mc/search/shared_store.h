@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "mc/search/state_store.h"
+#include "mc/search/word_array.h"
 
 namespace tandem::search {
 
@@ -92,11 +93,8 @@ class SharedStateStore {
     uint32_t chunk = 0;  // the chunk it writes to (0: none yet; chunk ids start at 1)
     size_t used = 0, cap = 0;
   };
-  struct Free {  // memory from aligned_alloc
-    void operator()(void* p) const noexcept;
-  };
   struct Table {
-    std::unique_ptr<std::atomic<uint64_t>[], Free> slots;
+    WordArray slots;
     size_t size = 0, mask = 0;
     unsigned bits = 0;
     size_t home(uint64_t hash) const { return hash >> (64 - bits); }
