@@ -91,6 +91,11 @@ unsigned explorerThreads(const CheckRequest& r, bool closed) {
 
 Report check(const ir::Program& p, const CheckRequest& r) {
   classOf(r, p);  // --entry with --class, or an unknown class, is a usage error
+  if (!r.cls.empty() || !r.entry.empty()) {  // the explicit search of closed systems only
+    if (r.store) throw usageError("--store applies to closed systems (not --entry or --class)");
+    if (r.threads && *r.threads > 1)
+      throw usageError("--threads applies to closed systems (not --entry or --class)");
+  }
   if (!r.cls.empty()) return checkSymbolic(p, r);
   const ir::CfaId entry = entryOf(r, p);
   if (r.maxCalls) throw usageError("--max-calls applies to the class analysis (check --class C)");
@@ -166,12 +171,21 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   const bool deadlock =
       go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
   const unsigned threads = explorerThreads(r, go.entry == ir::kNone);
+  if (r.treeStore) {
+    if (!r.dot.empty())
+      throw usageError("--dot draws the graph of the exact store: not --store tree");
+    if (r.search != search::Strategy::Dfs)
+      throw usageError(
+          "--store tree keeps no parent pointers: it searches depth-first (--search dfs), keeping "
+          "the path to each state instead");
+  }
   std::unique_ptr<search::Explorer> ex;  // the sequential search (its store draws --dot)
   std::vector<std::string> errorPath;    // the parallel search's path to the error
   unsigned workers = 1;
   search::ExploreResult res;
-  if (threads > 1) {
+  if (threads > 1 || r.treeStore) {
     search::ParallelOptions po;
+    po.store = r.treeStore ? search::StoreKind::Tree : search::StoreKind::Exact;
     po.threads = threads;
     po.search = r.search;
     po.budget = &rb.budget;
@@ -234,7 +248,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   const search::StateStore::Memory& m = res.storeMemory;
   rep.stats["matched_states"] = res.matched;
   rep.stats["state_vector_bytes"] =
-      res.states ? static_cast<double>(m.stateBytes) / res.states : 0.0;
+      res.states ? static_cast<double>(m.encodedBytes) / res.states : 0.0;
   rep.stats["hash_slots"] = m.tableSlots;
   rep.stats["hash_load"] = m.tableSlots ? static_cast<double>(res.states) / m.tableSlots : 0.0;
   rep.stats["memory_bytes"] = {{"states", m.stateBytes},
@@ -243,6 +257,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
                                {"parents", m.parentBytes}};
   rep.stats["explore_s"] = res.seconds;
   rep.stats["threads"] = workers;
+  rep.extra["store"] = r.treeStore ? "tree" : "exact";
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();
   if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;

@@ -118,12 +118,17 @@ void statsText(std::ostream& os, const Report& r) {
        << std::setw(12) << num(st["matched_states"]) << " states, matched\n"
        << std::setw(12) << num(st["transitions"]) << " transitions\n"
        << "hash table: " << num(st["hash_slots"]) << " slots, load " << num(st["hash_load"]) << "\n"
-       << "memory usage (MB):\n"
-       << std::setw(12) << mb(m["states"]) << " state vectors\n"
-       << std::setw(12) << mb(m["records"]) << " record headers and index\n"
-       << std::setw(12) << mb(m["hash_table"]) << " hash table\n"
-       << std::setw(12) << mb(m["parents"]) << " parent pointers (counterexamples)\n"
-       << "peak resident set: " << num(st["peak_rss_mb"]) << " MB\n"
+       << "memory usage (MB):\n";
+    if (r.extra.contains("store") && r.extra["store"] == "tree")  // --store tree's parts
+      os << std::setw(12) << mb(m["states"]) << " roots (the states, 8 bytes each)\n"
+         << std::setw(12) << mb(m["records"]) << " tree nodes\n"
+         << std::setw(12) << mb(m["hash_table"]) << " node table\n";
+    else
+      os << std::setw(12) << mb(m["states"]) << " state vectors\n"
+         << std::setw(12) << mb(m["records"]) << " record headers and index\n"
+         << std::setw(12) << mb(m["hash_table"]) << " hash table\n"
+         << std::setw(12) << mb(m["parents"]) << " parent pointers (counterexamples)\n";
+    os << "peak resident set: " << num(st["peak_rss_mb"]) << " MB\n"
        << "time: " << num(st["explore_s"]) << " s exploring, " << num(st["time_s"]) << " s in all, "
        << num(st["states_per_s"]) << " states/s\n";
     if (st.contains("threads") && st["threads"].get<uint64_t>() > 1)

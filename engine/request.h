@@ -21,6 +21,7 @@
 #include "mc/ir/program.h"
 #include "mc/search/budget.h"
 #include "mc/search/searcher.h"
+#include "mc/search/visited_set.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/mixed_solver.h"
 #include "mc/symbolic/symbolic_explorer.h"
@@ -65,6 +66,8 @@ struct CheckRequest : Request {
   std::string testsFile;  // --tests FILE: `test` declarations to add to the model's (implies Tests)
   std::optional<uint64_t> maxCalls;          // check --class
   std::optional<uint64_t> threads;           // --threads; unset: the cores, where it applies
+  std::optional<search::StoreKind> store;    // --store, when given
+  bool treeStore = false;                    // --store tree
   std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
   symbolic::MixedOptions mixed;
   std::string dot;             // write the explored state graph (closed systems)

@@ -39,6 +39,7 @@ struct Options {
   std::string entry, cls;
   std::optional<uint64_t> maxCalls;
   std::optional<uint64_t> threads;
+  std::string store;  // --store, when given
   std::vector<std::string> args;
   uint64_t steps = 1000;
   std::optional<bool> testsOnly;  // --inputs: tests (true) or symbolic (false)

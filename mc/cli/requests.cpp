@@ -84,6 +84,9 @@ engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
   }
   r.maxCalls = o.maxCalls;
   r.threads = o.threads;
+  if (!o.store.empty())
+    r.store = o.store == "tree" ? search::StoreKind::Tree : search::StoreKind::Exact;
+  r.treeStore = o.store == "tree";
   r.solving = o.solving;
   r.mixed = mixedOptions(o, o.solving.value_or(symbolic::Solving::Classic));
   r.dot = o.dot;

@@ -1,5 +1,7 @@
 #include "mc/search/parallel_explorer.h"
 
+#include "mc/search/tree_store.h"
+
 #include <algorithm>
 #include <barrier>
 #include <chrono>
@@ -7,15 +9,22 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 
 namespace tandem::search {
 
 namespace {
-using Ref = SharedStateStore::Ref;
 struct Entry {
-  Ref ref;
+  StateKey key;
   uint32_t depth;
+};
+// Work handed to a worker that ran dry: entries of another worker's stack and, for a store
+// without parents, the path from an initial state to them (the donor's path array up to the
+// deepest entry handed over).
+struct Work {
+  std::vector<StateKey> path;
+  std::vector<Entry> entries;
 };
 constexpr size_t kBfsBlock = 64;  // level entries a worker takes at once
 }  // namespace
@@ -23,10 +32,12 @@ constexpr size_t kBfsBlock = 64;  // level entries a worker takes at once
 // The state shared by the workers of one run, and the workers' loops.
 class ParallelExplorer::Run {
  public:
-  Run(const ParallelOptions& o, unsigned threads) : opts(o), store(threads) {}
+  Run(const ParallelOptions& o, std::unique_ptr<VisitedSet> visited)
+      : opts(o), owned(std::move(visited)), store(*owned) {}
 
   const ParallelOptions& opts;
-  SharedStateStore store;
+  std::unique_ptr<VisitedSet> owned;
+  VisitedSet& store;
   std::atomic<bool> stop{false};
   std::atomic<bool> memoryFull{false}, boundHit{false};
   // --max-states: tickets of states stored or being stored (never more than the bound), and
@@ -37,57 +48,54 @@ class ParallelExplorer::Run {
   std::mutex resultMutex;
   std::optional<Outcome> ended;
   std::optional<FoundError> error;
-  Ref errorSource = SharedStateStore::kNoParent;
+  StateKey errorSource = kNoKey;
+  std::vector<StateKey> errorPath;  // a store without parents: the path, the source last
   std::string why;
   std::exception_ptr failure;  // an exception in a worker, rethrown by run()
 
   // dfs work sharing.
   std::mutex poolMutex;
   std::condition_variable poolCv;
-  std::vector<std::vector<Entry>> pool;
+  std::vector<Work> pool;
   unsigned idle = 0, running = 1;
   bool done = false;
   std::atomic<unsigned> hungry{0};
 
   // One worker: its transition system, its counters, and the sink its successors arrive at.
   class Worker final : public SuccessorSink {
-    // The memory check of the store's growth (thread-safe).
-    struct MayAllocate {
-      const Run& run;
-      bool operator()(size_t bytes) const { return run.mayAllocate(bytes); }
-    };
-    MayAllocate mayAllocate() const { return {run_}; }
-
    public:
     Worker(Run& run, unsigned id, std::unique_ptr<TransitionSystem> sys)
-        : run_(run), id_(id), sys_(std::move(sys)) {}
+        : run_(run), id_(id), sys_(std::move(sys)) {
+      may_ = [this](size_t bytes) { return run_.mayAllocate(bytes); };
+    }
 
     // Inserts the initial states (worker 0, before the search).
     void initial(std::vector<Entry>& out) {
-      from(SharedStateStore::kNoParent, 0);
-      if (!run_.store.enter(id_, mayAllocate())) return full();
+      from(kNoKey, 0);
+      if (!run_.store.enter(id_, may_)) return full();
       sys_->initialStates(*this);
       flush(out);
       run_.store.leave(id_);
-      if (err_) run_.found(Outcome::ErrorFound, std::move(err_), SharedStateStore::kNoParent);
+      if (err_) run_.found(Outcome::ErrorFound, std::move(err_), kNoKey, nullptr);
     }
-    // Expands one entry; its new successors go to `out`.
-    void expand(const Entry& e, std::vector<Entry>& out) {
+    // Expands one entry; its new successors go to `out`. `path`: for a store without parents,
+    // the keys from an initial state to e (e last).
+    void expand(const Entry& e, std::vector<Entry>& out, const std::vector<StateKey>* path) {
       if (run_.opts.budget->depthExceeded(e.depth)) {
         ++depthCuts;
         return;
       }
-      const std::string_view state = run_.store.get(e.ref);
-      from(e.ref, e.depth);
-      if (!run_.store.enter(id_, mayAllocate())) return full();
+      const std::string_view state = run_.store.get(id_, e.key);
+      from(e.key, e.depth);
+      if (!run_.store.enter(id_, may_)) return full();
       const bool moved = sys_->successors(state, *this);
       flush(out);
       run_.store.leave(id_);
-      if (!run_.store.growIfDue(id_, mayAllocate())) full();
+      if (!run_.store.growIfDue(id_, may_)) full();
       if (err_)
-        run_.found(Outcome::ErrorFound, std::move(err_), e.ref);
+        run_.found(Outcome::ErrorFound, std::move(err_), e.key, path);
       else if (!moved && run_.opts.deadlock && !sys_->allAtValidEnd(state))
-        run_.found(Outcome::Deadlock, std::nullopt, e.ref);
+        run_.found(Outcome::Deadlock, std::nullopt, e.key, path);
       if (!why_.empty()) run_.incomplete(std::move(why_));
       why_.clear();
     }
@@ -113,7 +121,7 @@ class ParallelExplorer::Run {
       size_t at, size;
       uint64_t hash;
     };
-    void from(Ref parent, uint32_t depth) {
+    void from(StateKey parent, uint32_t depth) {
       parent_ = parent;
       depth_ = depth;
     }
@@ -150,16 +158,16 @@ class ParallelExplorer::Run {
     void insert(std::string_view state, uint64_t hash, std::vector<Entry>& out) {
       const auto& limit = run_.opts.budget->limits().maxStates;
       if (limit && !reserve(*limit)) return;
-      if (parent_ != SharedStateStore::kNoParent) ++transitions;
+      if (parent_ != kNoKey) ++transitions;
       const auto ins = run_.store.insert(id_, state, hash, parent_);
       if (!ins.isNew) {
         if (limit) run_.reserved.fetch_sub(1);
         ++matched;
         return;
       }
-      const uint32_t d = parent_ == SharedStateStore::kNoParent ? 0 : depth_ + 1;
+      const uint32_t d = parent_ == kNoKey ? 0 : depth_ + 1;
       maxDepth = std::max<uint64_t>(maxDepth, d);
-      out.push_back({ins.ref, d});
+      out.push_back({ins.key, d});
       if (limit && run_.stored.fetch_add(1) + 1 >= *limit) {  // reached, as chargeState says
         run_.boundHit.store(true);
         run_.halt();
@@ -169,7 +177,8 @@ class ParallelExplorer::Run {
     Run& run_;
     unsigned id_;
     std::unique_ptr<TransitionSystem> sys_;
-    Ref parent_ = SharedStateStore::kNoParent;
+    VisitedSet::MayAllocate may_;  // the memory check of a table's growth (thread-safe)
+    StateKey parent_ = kNoKey;
     uint32_t depth_ = 0;
     std::vector<Pending> pending_;
     std::string bytes_;
@@ -188,13 +197,15 @@ class ParallelExplorer::Run {
     std::lock_guard lock(poolMutex);
     poolCv.notify_all();
   }
-  void found(Outcome o, std::optional<FoundError> e, Ref source) {
+  void found(Outcome o, std::optional<FoundError> e, StateKey source,
+             const std::vector<StateKey>* path) {
     {
       std::lock_guard lock(resultMutex);
       if (ended) return;
       ended = o;
       error = std::move(e);
       errorSource = source;
+      if (path) errorPath = *path;
     }
     halt();
   }
@@ -214,39 +225,55 @@ class ParallelExplorer::Run {
   }
 
   // ---- dfs ----
-  void dfs(unsigned w, std::vector<Entry> stack, const std::function<void()>& startOthers) {
+  // `path` (a store without parents): path[d] is the key of the state last expanded at depth d.
+  // Every entry on the stack at depth d then has path[0..d-1] as its ancestors: its parent was
+  // expanded at d - 1, and no other state of depth d - 1 is expanded before the entry is popped.
+  void dfs(unsigned w, Work work, const std::function<void()>& startOthers) {
     Worker& me = *workers[w];
-    std::vector<Entry> out;
+    const bool paths = !store.hasParents();
+    std::vector<Entry> stack = std::move(work.entries), out;
+    std::vector<StateKey> path = std::move(work.path);
     for (;;) {
       if (w == 0) poll();
       if (stopped()) return;
-      if (stack.empty() && !take(w, stack)) return;
+      if (stack.empty() && !take(w, stack, path)) return;
       if (stack.empty()) continue;
       const Entry e = stack.back();
       stack.pop_back();
+      if (paths) {
+        path.resize(e.depth);
+        path.push_back(e.key);
+      }
       out.clear();
-      me.expand(e, out);
+      me.expand(e, out, paths ? &path : nullptr);
       stack.insert(stack.end(), out.begin(), out.end());
       if (startOthers && store.size() >= opts.shareAfter) startOthers();
-      if (hungry.load(std::memory_order_relaxed) > 0 && stack.size() > 1) share(stack);
+      if (hungry.load(std::memory_order_relaxed) > 0 && stack.size() > 1) share(stack, path);
     }
   }
-  // Gives the older half of `stack` (the states nearest the root: the largest subtrees).
-  void share(std::vector<Entry>& stack) {
+  // Gives the older half of `stack` (the states nearest the root: the largest subtrees), with
+  // the path to them when the store keeps no parents.
+  void share(std::vector<Entry>& stack, const std::vector<StateKey>& path) {
     const size_t half = stack.size() / 2;
-    std::lock_guard lock(poolMutex);
-    pool.emplace_back(stack.begin(), stack.begin() + static_cast<ptrdiff_t>(half));
+    Work work;
+    work.entries.assign(stack.begin(), stack.begin() + static_cast<ptrdiff_t>(half));
+    if (!store.hasParents())
+      work.path.assign(path.begin(),
+                       path.begin() + static_cast<ptrdiff_t>(work.entries.back().depth));
     stack.erase(stack.begin(), stack.begin() + static_cast<ptrdiff_t>(half));
+    std::lock_guard lock(poolMutex);
+    pool.push_back(std::move(work));
     poolCv.notify_one();
   }
   // Waits for shared work; false when the run is over (every worker waits, or it stopped).
-  bool take(unsigned w, std::vector<Entry>& stack) {
+  bool take(unsigned w, std::vector<Entry>& stack, std::vector<StateKey>& path) {
     std::unique_lock lock(poolMutex);
     ++idle;
     hungry.fetch_add(1);
     for (;;) {
       if (!pool.empty()) {
-        stack = std::move(pool.back());
+        stack = std::move(pool.back().entries);
+        path = std::move(pool.back().path);
         pool.pop_back();
         break;
       }
@@ -287,7 +314,7 @@ class ParallelExplorer::Run {
       const size_t end = std::min(level.entries.size(), at + kBfsBlock);
       for (size_t i = at; i < end && !stopped(); ++i) {
         if (w == 0) poll();
-        me.expand(level.entries[i], level.next[w]);
+        me.expand(level.entries[i], level.next[w], nullptr);
       }
     }
   }
@@ -301,7 +328,14 @@ ExploreResult ParallelExplorer::run() {
   Budget& budget = *opts_.budget;
   const double start = budget.elapsed();
   const unsigned n = std::max(1u, opts_.threads);
-  Run run(opts_, n);
+  std::unique_ptr<VisitedSet> visited;
+  if (opts_.store == StoreKind::Tree)
+    visited = std::make_unique<TreeStore>(n);
+  else
+    visited = std::make_unique<SharedStateStore>(n);
+  if (opts_.search == Strategy::Bfs && !visited->hasParents())
+    throw std::invalid_argument("a store without parents searches depth-first");
+  Run run(opts_, std::move(visited));
   for (unsigned w = 0; w < n; ++w)
     run.workers.push_back(std::make_unique<Run::Worker>(run, w, make_()));
   std::vector<Entry> initial;
@@ -369,9 +403,9 @@ ExploreResult ParallelExplorer::run() {
       }
       started_ = n;
       for (unsigned w = 1; w < n; ++w)
-        threads.emplace_back([&, w] { guarded([&] { run.dfs(w, {}, nullptr); }); });
+        threads.emplace_back([&, w] { guarded([&] { run.dfs(w, Work{}, nullptr); }); });
     };
-    guarded([&] { run.dfs(0, std::move(initial), startOthers); });
+    guarded([&] { run.dfs(0, Work{{}, std::move(initial)}, startOthers); });
     run.halt();  // the leader is done: wake the workers that wait for work
   }
   for (auto& t : threads) t.join();
@@ -394,9 +428,12 @@ ExploreResult ParallelExplorer::run() {
   if (run.ended) {
     res.outcome = *run.ended;
     res.error = run.error;
-    for (Ref r = run.errorSource; r != SharedStateStore::kNoParent; r = run.store.parent(r))
-      errorPath_.emplace_back(run.store.get(r));
-    std::reverse(errorPath_.begin(), errorPath_.end());
+    std::vector<StateKey> keys = run.errorPath;  // the workers are done: worker 0 decodes
+    if (run.store.hasParents()) {
+      for (StateKey k = run.errorSource; k != kNoKey; k = run.store.parent(k)) keys.push_back(k);
+      std::reverse(keys.begin(), keys.end());
+    }
+    for (const StateKey& k : keys) errorPath_.emplace_back(run.store.get(0, k));
     return res;
   }
   res.outcome = Outcome::Incomplete;

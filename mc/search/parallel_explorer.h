@@ -22,6 +22,7 @@
 
 #include "mc/search/explorer.h"
 #include "mc/search/shared_store.h"
+#include "mc/search/visited_set.h"
 
 namespace tandem::search {
 
@@ -31,6 +32,7 @@ struct ParallelOptions {
   Budget* budget = nullptr;         // required; touched by the leader only
   Progress* progress = nullptr;     // null: no progress line
   bool deadlock = false;
+  StoreKind store = StoreKind::Exact;  // tree: dfs only (it keeps no parents)
   uint64_t shareAfter = uint64_t{1} << 15;
 };
 

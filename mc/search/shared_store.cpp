@@ -34,11 +34,6 @@ size_t varintSize(size_t n) {
 
 constexpr size_t kParentBytes = 5;  // a record: parent (5 bytes), length (varint), bytes
 
-void spinWait(unsigned& rounds) {
-  if (++rounds < 64) return;
-  std::this_thread::yield();
-}
-
 }  // namespace
 
 SharedStateStore::Table SharedStateStore::makeTable(unsigned bits) {
@@ -51,7 +46,7 @@ SharedStateStore::Table SharedStateStore::makeTable(unsigned bits) {
 }
 
 SharedStateStore::SharedStateStore(unsigned workers)
-    : workers_(workers), chunks_(new std::atomic<char*>[kMaxChunks]) {
+    : workers_(workers), chunks_(new std::atomic<char*>[kMaxChunks]), gate_(workers) {
   for (unsigned i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);
   table_ = makeTable(16);
   slotCount_.store(table_.size, std::memory_order_release);
@@ -64,20 +59,6 @@ SharedStateStore::~SharedStateStore() {
 
 char* SharedStateStore::chunk(uint64_t ref) const {
   return chunks_[ref >> kChunkBits].load(std::memory_order_relaxed);
-}
-
-bool SharedStateStore::tryEnter(unsigned w) {
-  Worker& me = workers_[w];
-  // Dekker's handshake with grow(): either it sees this worker inside and waits for it, or
-  // this worker sees it growing and waits outside.
-  me.active.store(true, std::memory_order_seq_cst);
-  if (!growing_.load(std::memory_order_seq_cst) && !growthDue(kBlockAt)) return true;
-  me.active.store(false, std::memory_order_seq_cst);
-  return false;
-}
-
-void SharedStateStore::waitWhileGrowing(unsigned& rounds) const {
-  if (growing_.load(std::memory_order_acquire)) spinWait(rounds);
 }
 
 void SharedStateStore::prefetch(uint64_t hash) const {
@@ -108,11 +89,11 @@ std::string_view SharedStateStore::get(Ref ref) const {
   return {p, len};
 }
 
-SharedStateStore::Ref SharedStateStore::parent(Ref ref) const {
-  const char* p = chunk(ref) + (ref & ((Ref{1} << kChunkBits) - 1));
+StateKey SharedStateStore::parent(StateKey key) const {
+  const char* p = chunk(key.id) + (key.id & ((Ref{1} << kChunkBits) - 1));
   Ref r = 0;
   std::memcpy(&r, p, kParentBytes);  // little-endian, as every target we build for
-  return r;
+  return r == kNoParent ? kNoKey : StateKey{r};
 }
 
 bool SharedStateStore::sameBytes(std::string_view stored, std::string_view s) {
@@ -154,8 +135,9 @@ void SharedStateStore::commit(Worker& w, std::string_view s) {
   }
 }
 
-SharedStateStore::Insert SharedStateStore::insert(unsigned w, std::string_view s, uint64_t hash,
-                                                  Ref parent) {
+VisitedSet::Insert SharedStateStore::insert(unsigned w, std::string_view s, uint64_t hash,
+                                            StateKey parentKey) {
+  const Ref parent = parentKey == kNoKey ? kNoParent : parentKey.id;
   Worker& me = workers_[w];
   const uint64_t tag = hash >> kPosBits;
   Ref mine = kNoParent;  // this worker's unpublished record of `s`, once written
@@ -169,34 +151,28 @@ SharedStateStore::Insert SharedStateStore::insert(unsigned w, std::string_view s
                                                      std::memory_order_acq_rel,
                                                      std::memory_order_acquire)) {
         commit(me, s);
-        return {mine, true};
+        return {{mine}, true};
       }
       // Another worker took the slot first: `e` is its word, compared below.
     }
     if (e >> kPosBits != tag) continue;
     const Ref pos = (e & kNoParent) - 1;
-    if (sameBytes(get(pos), s)) return {pos, false};  // `mine`, if written, is overwritten later
+    if (sameBytes(get(pos), s)) return {{pos}, false};  // `mine`, if written, is overwritten later
   }
 }
 
 bool SharedStateStore::grow(unsigned self, bool allowed) {
-  bool expected = false;
-  if (!growing_.compare_exchange_strong(expected, true, std::memory_order_seq_cst)) {
-    for (unsigned rounds = 0; growing_.load(std::memory_order_acquire);) spinWait(rounds);
-    return !full();
-  }
+  if (!gate_.acquire()) return !full();
   if (!growthDue(kGrowAt) || full()) {  // another worker grew it meanwhile, or it is full
-    growing_.store(false, std::memory_order_release);
+    gate_.release();
     return !full();
   }
   if (!allowed) {
     full_.store(true, std::memory_order_release);
-    growing_.store(false, std::memory_order_release);
+    gate_.release();
     return false;
   }
-  for (unsigned w = 0; w < workers_.size(); ++w)
-    for (unsigned rounds = 0; w != self && workers_[w].active.load(std::memory_order_seq_cst);)
-      spinWait(rounds);
+  gate_.drain(self);
   // Nobody is inside: move every word to its home in a table twice the size. Up to 2^28 slots
   // the home is in the word's tag; beyond, the record's hash is computed again. Slot i goes to
   // about 2i, so the old table's pages are released as they are read (WordArray).
@@ -219,7 +195,7 @@ bool SharedStateStore::grow(unsigned self, bool allowed) {
   }
   table_ = std::move(bigger);
   slotCount_.store(table_.size, std::memory_order_release);
-  growing_.store(false, std::memory_order_seq_cst);
+  gate_.release();
   return true;
 }
 
@@ -233,6 +209,7 @@ StateStore::Memory SharedStateStore::memory() const {
   StateStore::Memory m;
   for (const Worker& w : workers_) {
     m.stateBytes += w.stateBytes;
+    m.encodedBytes += w.stateBytes;
     m.recordBytes += w.arenaBytes - w.stateBytes;
   }
   // The parents are inside the records here: count them apart, as the sequential store does.

@@ -20,22 +20,19 @@
 #include <string_view>
 #include <vector>
 
+#include "mc/search/growth_gate.h"
 #include "mc/search/state_store.h"
+#include "mc/search/visited_set.h"
 #include "mc/search/word_array.h"
 
 namespace tandem::search {
 
-class SharedStateStore {
+class SharedStateStore final : public VisitedSet {
  public:
   // A state's record: its position in the arena (bits 22+ the chunk, the rest the offset).
   using Ref = uint64_t;
   static constexpr unsigned kPosBits = 36;  // a word: hash tag (28 bits) | position + 1
   static constexpr Ref kNoParent = (Ref{1} << kPosBits) - 1;
-  struct Insert {
-    Ref ref;
-    bool isNew;
-  };
-
   explicit SharedStateStore(unsigned workers);
   ~SharedStateStore();
   SharedStateStore(const SharedStateStore&) = delete;
@@ -44,8 +41,7 @@ class SharedStateStore {
   // Every insert of worker `w` happens between enter(w) and leave(w); enter waits while the
   // table grows. A worker that holds no state between the two (waiting for work) is outside.
   // Returns false (and stays outside) when the store is full and cannot take a batch.
-  template <typename MayAllocate>
-  bool enter(unsigned w, MayAllocate&& mayAllocate) {
+  bool enter(unsigned w, const MayAllocate& mayAllocate) override {
     for (unsigned rounds = 0;;) {
       if (tryEnter(w)) return true;
       if (full()) return false;
@@ -55,29 +51,31 @@ class SharedStateStore {
         waitWhileGrowing(rounds);
     }
   }
-  void leave(unsigned w) { workers_[w].active.store(false, std::memory_order_release); }
+  StoreKind kind() const override { return StoreKind::Exact; }
+  void leave(unsigned w) override { gate_.leave(w); }
 
-  void prefetch(uint64_t hash) const;
+  void prefetch(uint64_t hash) const override;
   // Adds the state unless an equal one is stored; `parent` is recorded for a new state only.
-  // Precondition: inside enter(w)/leave(w).
-  Insert insert(unsigned w, std::string_view state, uint64_t hash, Ref parent);
-  void prefetchState(uint64_t hash) const;
+  // Precondition: inside enter(w)/leave(w). A key's id is the record's position.
+  Insert insert(unsigned w, std::string_view state, uint64_t hash, StateKey parent) override;
+  void prefetchState(uint64_t hash) const override;
   // Grows the table if it is due; called outside enter/leave (e.g. right after leave). Returns
   // false when the store is full: the memory check refused the bigger table, or the arena is
   // exhausted. `mayAllocate(bytes)` must be thread-safe.
-  template <typename MayAllocate>
-  bool growIfDue(unsigned w, MayAllocate&& mayAllocate) {
+  bool growIfDue(unsigned w, const MayAllocate& mayAllocate) override {
     if (!growthDue(kGrowAt)) return !full();
     return grow(w, mayAllocate(slotCount_.load(std::memory_order_acquire) * 2 * sizeof(uint64_t)));
   }
-  bool full() const { return full_.load(std::memory_order_acquire); }
+  bool full() const override { return full_.load(std::memory_order_acquire); }
 
+  std::string_view get(unsigned, StateKey key) override { return get(key.id); }
   std::string_view get(Ref ref) const;
-  Ref parent(Ref ref) const;
+  bool hasParents() const override { return true; }
+  StateKey parent(StateKey key) const override;
   // The states stored so far (exact once the workers stopped; a lower bound while they run).
-  uint64_t size() const;
-  size_t memoryBytes() const;
-  StateStore::Memory memory() const;
+  uint64_t size() const override;
+  size_t memoryBytes() const override;
+  StateStore::Memory memory() const override;
 
  private:
   static constexpr unsigned kChunkBits = 22;  // 4 MiB arena chunks
@@ -86,7 +84,6 @@ class SharedStateStore {
   static constexpr double kGrowAt = 0.7, kBlockAt = 0.9;  // load factors
   static constexpr uint64_t kCountStep = 256;             // workers publish their counts in steps
   struct alignas(64) Worker {
-    std::atomic<bool> active{false};
     std::atomic<uint64_t> states{0};  // written by its worker only
     uint64_t unpublished = 0;         // new states not yet added to approxStates_
     uint64_t stateBytes = 0, arenaBytes = 0;
@@ -114,14 +111,16 @@ class SharedStateStore {
   static bool sameBytes(std::string_view stored, std::string_view s);
 
   std::vector<Worker> workers_;
-  bool tryEnter(unsigned w);
-  void waitWhileGrowing(unsigned& rounds) const;
+  bool tryEnter(unsigned w) {
+    return gate_.tryEnter(w, [&] { return growthDue(kBlockAt); });
+  }
+  void waitWhileGrowing(unsigned& rounds) const { gate_.waitWhileGrowing(rounds); }
 
   std::unique_ptr<std::atomic<char*>[]> chunks_;  // directory of arena chunks
   std::atomic<uint32_t> nextChunk_{1};
   Table table_;                       // replaced only while no worker is inside enter/leave
   std::atomic<size_t> slotCount_{0};  // table_.size, for readers outside enter/leave
-  std::atomic<bool> growing_{false};
+  GrowthGate gate_;
   std::atomic<uint64_t> approxStates_{0};  // for the growth trigger, updated in steps
   std::atomic<bool> full_{false};
 };

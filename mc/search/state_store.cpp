@@ -160,7 +160,7 @@ StateStore::Insert StateStore::insert(std::string_view s, Id parent, uint64_t h)
 
 StateStore::Memory StateStore::memory() const {
   Memory m;
-  m.stateBytes = stateBytes_;
+  m.stateBytes = m.encodedBytes = stateBytes_;
   m.recordBytes = arenaBytes_ - stateBytes_ + sparse_.capacity() * 8;
   m.tableBytes = tableSize_ * 8;
   m.parentBytes = parents_.capacity() * 4;

@@ -45,6 +45,7 @@ class StateStore {
   // headers, the hash table and the parent pointers; and the table's slots.
   struct Memory {
     size_t stateBytes = 0, recordBytes = 0, tableBytes = 0, parentBytes = 0, tableSlots = 0;
+    size_t encodedBytes = 0;  // the states' encodings, summed (SPIN's state vector)
   };
   Memory memory() const;
 

@@ -50,13 +50,15 @@ class Counters final : public TransitionSystem {
 
 ExploreResult explore(unsigned threads, Strategy s, bool fail, Limits limits,
                       std::vector<std::string>* path = nullptr,
-                      const std::atomic<bool>* interrupt = nullptr) {
+                      const std::atomic<bool>* interrupt = nullptr,
+                      StoreKind store = StoreKind::Exact) {
   Budget budget(limits, interrupt);
   ParallelOptions o;
   o.threads = threads;
   o.search = s;
   o.budget = &budget;
   o.shareAfter = 0;
+  o.store = store;
   ParallelExplorer px([fail] { return std::make_unique<Counters>(fail); }, o);
   ExploreResult r = px.run();
   if (path) *path = px.errorPath();
@@ -76,10 +78,19 @@ TEST_CASE("tsan: exact counts with 2 and 4 workers, dfs and bfs") {
     }
 }
 
+TEST_CASE("tsan: the tree store, with the paths handed over with the work") {
+  const ExploreResult r = explore(3, Strategy::Dfs, false, {}, nullptr, nullptr, StoreKind::Tree);
+  CHECK(r.outcome == Outcome::Exhausted);
+  CHECK(r.states == kMax * kMax * kMax);
+  CHECK(r.transitions == 3 * kMax * kMax * kMax);
+}
+
 TEST_CASE("tsan: the first error stops every worker, and its path is a path") {
-  for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
+  for (auto [s, store] : {std::pair{Strategy::Dfs, StoreKind::Exact},
+                          {Strategy::Bfs, StoreKind::Exact},
+                          {Strategy::Dfs, StoreKind::Tree}}) {
     std::vector<std::string> path;
-    const ExploreResult r = explore(2, s, true, {}, &path);
+    const ExploreResult r = explore(2, s, true, {}, &path, nullptr, store);
     REQUIRE(r.outcome == Outcome::ErrorFound);
     REQUIRE(!path.empty());
     CHECK(path.front() == std::string(3, '\0'));
@@ -96,6 +107,9 @@ TEST_CASE("tsan: the bounds and an interrupt end every worker") {
   for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
     Limits states;
     states.maxStates = 7000;
+    const ExploreResult t =
+        explore(2, Strategy::Dfs, false, states, nullptr, nullptr, StoreKind::Tree);
+    CHECK(t.states == 7000);
     const ExploreResult a = explore(3, s, false, states);
     CHECK(a.outcome == Outcome::Incomplete);
     CHECK(a.states == 7000);

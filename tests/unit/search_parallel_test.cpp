@@ -74,9 +74,11 @@ struct Explored {
   ExploreResult res;
   Trace trace;
   unsigned workers = 1;
+  size_t storeBytes = 0;
 };
 Explored explore(const ir::Program& p, unsigned threads, Strategy s, Limits limits = {},
-                 bool deadlock = false, const std::atomic<bool>* interrupt = nullptr) {
+                 bool deadlock = false, const std::atomic<bool>* interrupt = nullptr,
+                 StoreKind store = StoreKind::Exact) {
   exec::NativeRegistry natives;
   exec::Evaluator ev(p, natives);
   GenericOptions go;
@@ -100,10 +102,12 @@ Explored explore(const ir::Program& p, unsigned threads, Strategy s, Limits limi
   po.search = s;
   po.budget = &budget;
   po.deadlock = deadlock;
+  po.store = store;
   po.shareAfter = 0;  // share work from the first state on
   ParallelExplorer px([&] { return std::make_unique<CompiledSystem>(p, ev, go); }, po);
   out.res = px.run();
   out.workers = px.workersStarted();
+  out.storeBytes = out.res.storeBytes;
   if (out.res.outcome == Outcome::ErrorFound || out.res.outcome == Outcome::Deadlock)
     out.trace = buildTrace(compiled, px.errorPath(), out.res, generic, ev);
   return out;
@@ -219,7 +223,7 @@ TEST_CASE("shared store: concurrent inserts add each state once, through many do
       const uint64_t i = (k * (w + 1) * 7919) % kStates;
       const std::string s = "state-" + std::to_string(i) + std::string(i % 13, 'x');
       REQUIRE(store.enter(w, [](size_t) { return true; }));
-      const auto ins = store.insert(w, s, StateStore::hash(s), i);
+      const auto ins = store.insert(w, s, StateStore::hash(s), StateKey{i});
       store.leave(w);
       REQUIRE(store.growIfDue(w, [](size_t) { return true; }));
       if (ins.isNew) added.fetch_add(1);
@@ -235,11 +239,11 @@ TEST_CASE("shared store: concurrent inserts add each state once, through many do
   for (uint64_t i = 0; i < kStates; i += 97) {
     const std::string s = "state-" + std::to_string(i) + std::string(i % 13, 'x');
     REQUIRE(store.enter(0, [](size_t) { return true; }));
-    const auto ins = store.insert(0, s, StateStore::hash(s), 0);
+    const auto ins = store.insert(0, s, StateStore::hash(s), StateKey{0});
     store.leave(0);
     CHECK_FALSE(ins.isNew);
-    CHECK(store.get(ins.ref) == s);
-    CHECK(store.parent(ins.ref) == i);
+    CHECK(store.get(0, ins.key) == s);
+    CHECK(store.parent(ins.key).id == i);
   }
 }
 
@@ -249,13 +253,60 @@ TEST_CASE("shared store: a refused doubling makes the store full, not bigger") {
   for (int i = 0; i < 100000 && !full; ++i) {
     const std::string s = std::to_string(i);
     if (!store.enter(0, [](size_t) { return false; })) break;
-    store.insert(0, s, StateStore::hash(s), SharedStateStore::kNoParent);
+    store.insert(0, s, StateStore::hash(s), kNoKey);
     store.leave(0);
     full = !store.growIfDue(0, [](size_t) { return false; });
   }
   CHECK(full);
   CHECK(store.full());
   CHECK(store.memory().tableSlots == 65536);  // never grew
+}
+
+// Two counters up to 200: their varints take one byte or two, so the states have three lengths.
+const char* const kWide = R"(
+int x[2];
+process P0 { state s; init s; trans s -> s { guard x[0] < 200; effect x[0] = x[0] + 1; }; }
+process P1 { state s; init s; trans s -> s { guard x[1] < 200; effect x[1] = x[1] + 1; }; }
+system async;
+)";
+
+TEST_CASE("tree store: the exact counts, dfs, with 1 to 3 workers, in less memory") {
+  for (const char* name : {"bakery.3.dve", "at.1.dve", "brp.1.dve", "peterson.2.dve"}) {
+    CAPTURE(name);
+    auto p = loadBeem(name);
+    const Explored seq = explore(*p, 0, Strategy::Dfs);
+    const Explored exact = explore(*p, 2, Strategy::Dfs);
+    for (unsigned threads : {1u, 2u, 3u}) {
+      CAPTURE(threads);
+      const Explored tree =
+          explore(*p, threads, Strategy::Dfs, {}, false, nullptr, StoreKind::Tree);
+      CHECK(tree.res.outcome == Outcome::Exhausted);
+      CHECK(tree.res.states == seq.res.states);
+      CHECK(tree.res.transitions == seq.res.transitions);
+      CHECK(tree.res.matched == seq.res.matched);
+      if (seq.res.states > 100000) CHECK(tree.storeBytes < exact.storeBytes);
+    }
+  }
+  auto wide = loadDve("wide.dve", kWide);
+  const Explored tree = explore(*wide, 2, Strategy::Dfs, {}, false, nullptr, StoreKind::Tree);
+  CHECK(tree.res.states == 201 * 201);
+  CHECK(tree.res.transitions == 2 * 200 * 201);
+}
+
+TEST_CASE("tree store: errors and deadlocks with a trace from the kept paths") {
+  auto inv = loadDve("counters.dve", kCounters, {"x[0] + x[1] + x[2] < 14"});
+  for (unsigned threads : {1u, 2u}) {
+    const Explored par = explore(*inv, threads, Strategy::Dfs, {}, false, nullptr, StoreKind::Tree);
+    REQUIRE(par.res.outcome == Outcome::ErrorFound);
+    INFO(par.trace.problem);
+    CHECK(par.trace.replayed);
+    CHECK(par.trace.steps.size() >= 14);
+  }
+  auto dead = loadDve("counters.dve", kCounters);
+  const Explored d = explore(*dead, 2, Strategy::Dfs, {}, true, nullptr, StoreKind::Tree);
+  REQUIRE(d.res.outcome == Outcome::Deadlock);
+  CHECK(d.trace.replayed);
+  CHECK(d.trace.steps.size() == 18);
 }
 
 namespace {
@@ -300,6 +351,23 @@ TEST_CASE("check --threads: the counts of one thread, and where it does not appl
     CHECK(r.rc == 2);
   }
   CHECK(!fs::exists("/tmp/tandem_threads.dot"));
+  // --store: tree searches depth-first; the explicit search of closed systems only.
+  const std::string counter = std::string(TANDEM_SHARED_DIR) + "/conformance/peterson2.tdm";
+  for (std::vector<std::string> bad :
+       {std::vector<std::string>{"--store", "tree", "--search", "bfs"},
+        {"--store", "tree", "--dot", "/tmp/tandem_tree.dot"},
+        {"--store", "exact", "--entry", "P1"},
+        {"--store", "zip"}}) {
+    std::vector<std::string> args = {"check", counter};
+    args.insert(args.end(), bad.begin(), bad.end());
+    CAPTURE(bad[1]);
+    CHECK(runCli(args).rc == 2);
+  }
+  auto tree = runCli({"check", model, "--store", "tree", "--no-deadlock", "--json", "--quiet"});
+  REQUIRE(tree.rc == 0);
+  CHECK(tree.report["store"] == "tree");
+  CHECK(tree.report["stats"]["states"] == 157003);
+  CHECK(tree.report["stats"]["transitions"] == one.report["stats"]["transitions"]);
 }
 
 }  // namespace tandem::search
