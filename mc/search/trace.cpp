@@ -26,18 +26,23 @@ bool sameChoices(const Move& a, const Move& b) { return a.choices == b.choices; 
 
 Trace buildTrace(TransitionSystem& sys, const StateStore& store, const ExploreResult& res,
                  GenericSystem& ref, exec::Evaluator& ev) {
-  Trace tr;
-  // 1. The path of state ids, initial state first.
-  std::vector<StateStore::Id> path;
+  // The path of states, initial state first, by the parent pointers.
+  std::vector<std::string> path;
   for (auto id = res.errorSource; id != StateStore::kNoParent; id = store.parent(id))
-    path.push_back(id);
+    path.emplace_back(store.get(id));
   std::reverse(path.begin(), path.end());
-  // 2. The initial state's choices, then the move between each pair of states.
+  return buildTrace(sys, path, res, ref, ev);
+}
+
+Trace buildTrace(TransitionSystem& sys, const std::vector<std::string>& path,
+                 const ExploreResult& res, GenericSystem& ref, exec::Evaluator& ev) {
+  Trace tr;
+  // The initial state's choices, then the move between each pair of states.
   Capture init;
   sys.initialStates(init);
   Move initMove;
   if (!path.empty()) {
-    auto root = store.get(path.front());
+    const std::string& root = path.front();
     auto it = std::find_if(init.items.begin(), init.items.end(),
                            [&](auto& i) { return i.state == root; });
     if (it == init.items.end()) {
@@ -51,8 +56,8 @@ Trace buildTrace(TransitionSystem& sys, const StateStore& store, const ExploreRe
   std::vector<Move> moves;
   for (size_t i = 0; i + 1 < path.size(); ++i) {
     Capture cap;
-    sys.successors(store.get(path[i]), cap);
-    auto next = store.get(path[i + 1]);
+    sys.successors(path[i], cap);
+    const std::string& next = path[i + 1];
     auto it =
         std::find_if(cap.items.begin(), cap.items.end(), [&](auto& x) { return x.state == next; });
     if (it == cap.items.end()) {
@@ -61,7 +66,7 @@ Trace buildTrace(TransitionSystem& sys, const StateStore& store, const ExploreRe
     }
     moves.push_back(it->move);
   }
-  // 3. Replay with the reference evaluator.
+  // Replay with the reference evaluator.
   Capture refInit;
   ref.initialStates(refInit);
   auto it = std::find_if(refInit.items.begin(), refInit.items.end(),
