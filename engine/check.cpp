@@ -11,6 +11,7 @@
 #include "engine/trace_steps.h"
 #include "mc/exec/evaluator.h"
 #include "mc/search/compiled_system.h"
+#include "mc/search/distributed_explorer.h"
 #include "mc/search/explorer.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/trace.h"
@@ -40,10 +41,8 @@ void writeDot(const std::string& path, const CheckGraph& g, std::ostream* diag) 
 // The error of an explicit search, with its trace replayed by the reference evaluator.
 // Returns the replayed trace.
 search::Trace reportError(Report& rep, const ir::Program& p, const search::ExploreResult& r,
-                          search::TransitionSystem& sys, const search::Explorer& ex,
-                          search::GenericSystem& generic, exec::Evaluator& ev, std::ostream* diag) {
+                          search::Trace tr, std::ostream* diag) {
   rep.verdict = Verdict::Error;
-  search::Trace tr = search::buildTrace(sys, ex.store(), r, generic, ev);
   if (!tr.replayed) {
     if (diag)
       *diag << "tandem: INTERNAL ERROR: the counterexample did not replay in the reference "
@@ -74,9 +73,54 @@ search::Trace reportError(Report& rep, const ir::Program& p, const search::Explo
   return tr;
 }
 
+// --distributed applies to the explicit search of closed systems in the orders each rank can
+// keep on its own.
+void requireDistributable(const CheckRequest& r) {
+  if (!r.entry.empty() || !r.cls.empty())
+    throw usageError("--distributed applies to closed systems (not to --entry or --class)");
+  if (!r.dot.empty()) throw usageError("--distributed does not apply to --dot");
+  if (r.search != search::Strategy::Dfs && r.search != search::Strategy::Bfs)
+    throw usageError("--distributed applies to --search dfs and bfs (each rank's own order)");
+}
+
+// The search over the request's ranks, or one rank in this process without them.
+search::DistributedResult exploreDistributed(search::TransitionSystem& sys,
+                                             const search::ExploreOptions& eo,
+                                             const CheckRequest& r) {
+  search::DistributedOptions o;
+  o.search = eo.search;
+  o.budget = eo.budget;
+  o.deadlock = eo.deadlock;
+  o.progress = eo.progress;
+  if (r.ranks) return search::DistributedExplorer(sys, *r.ranks, o).run();
+  return search::exploreInProcess({&sys}, o);
+}
+
+// Each rank's share (load balance) and the messages between them.
+void distributedStats(Report& rep, const search::DistributedResult& d) {
+  nlohmann::json ranks = nlohmann::json::array();
+  uint64_t messages = 0, bytes = 0;
+  for (const search::RankStats& s : d.perRank) {
+    ranks.push_back({{"states", s.states},
+                     {"transitions", s.transitions},
+                     {"messages_sent", s.messages},
+                     {"bytes_sent", s.bytes},
+                     {"peak_rss_mb", s.peakRssMb},
+                     {"explore_s", s.seconds}});
+    messages += s.messages;
+    bytes += s.bytes;
+  }
+  rep.stats["ranks"] = d.ranks;
+  rep.stats["peak_rss_mb"] = d.result.peakRssMb;  // the largest rank's
+  rep.stats["messages_sent"] = messages;
+  rep.stats["bytes_sent"] = bytes;
+  rep.extra["distributed"] = {{"transport", d.transport}, {"ranks", ranks}};
+}
+
 }  // namespace
 
 Report check(const ir::Program& p, const CheckRequest& r) {
+  if (r.distributed) requireDistributable(r);
   classOf(r, p);  // --entry with --class, or an unknown class, is a usage error
   if (!r.cls.empty()) return checkSymbolic(p, r);
   const ir::CfaId entry = entryOf(r, p);
@@ -157,12 +201,27 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   eo.deadlock = go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
   eo.progress = &rb.progress;
   eo.graphLimit = r.dot.empty() ? 0 : r.dotMaxStates;
-  search::Explorer ex(sys, eo);
-  search::ExploreResult res = ex.run();
+  std::optional<search::Explorer> ex;
+  search::DistributedResult dist;
+  search::ExploreResult res;
+  if (r.distributed) {
+    dist = exploreDistributed(sys, eo, r);
+    res = dist.result;
+  } else {
+    res = ex.emplace(sys, eo).run();
+  }
 
   Report rep;
   rep.command = "check";
   rep.file = r.file;
+  if (dist.rank != 0) {  // rank 0 reports; the others only exit with the same status
+    const bool error =
+        res.outcome == search::Outcome::ErrorFound || res.outcome == search::Outcome::Deadlock;
+    rep.verdict = error                                                     ? Verdict::Error
+                  : res.outcome == search::Outcome::Exhausted && !testsOnly ? Verdict::Verified
+                                                                            : Verdict::Unknown;
+    return rep;
+  }
   std::optional<search::Trace> trace;
   switch (res.outcome) {
     case search::Outcome::Exhausted:
@@ -175,7 +234,10 @@ Report check(const ir::Program& p, const CheckRequest& r) {
       break;
     case search::Outcome::ErrorFound:
     case search::Outcome::Deadlock:
-      trace = reportError(rep, p, res, sys, ex, generic, ev, r.diag);
+      trace = reportError(rep, p, res,
+                          r.distributed ? search::buildTrace(sys, dist.path, res, generic, ev)
+                                        : search::buildTrace(sys, ex->store(), res, generic, ev),
+                          r.diag);
       break;
   }
   rep.stats["states"] = res.states;
@@ -202,12 +264,13 @@ Report check(const ir::Program& p, const CheckRequest& r) {
                                {"hash_table", m.tableBytes},
                                {"parents", m.parentBytes}};
   rep.stats["explore_s"] = res.seconds;
+  if (r.distributed) distributedStats(rep, dist);
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();
   if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;
   if (!r.dot.empty())
     writeDot(r.dot,
-             {p, ex.store(), res, generic.codec(), trace ? &*trace : nullptr, r.dotMaxStates},
+             {p, ex->store(), res, generic.codec(), trace ? &*trace : nullptr, r.dotMaxStates},
              r.diag);
   return rep;
 }
