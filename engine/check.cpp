@@ -214,14 +214,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   Report rep;
   rep.command = "check";
   rep.file = r.file;
-  if (dist.rank != 0) {  // rank 0 reports; the others only exit with the same status
-    const bool error =
-        res.outcome == search::Outcome::ErrorFound || res.outcome == search::Outcome::Deadlock;
-    rep.verdict = error                                                     ? Verdict::Error
-                  : res.outcome == search::Outcome::Exhausted && !testsOnly ? Verdict::Verified
-                                                                            : Verdict::Unknown;
-    return rep;
-  }
+  if (dist.rank != 0) return rep;  // rank 0 reports for every rank
   std::optional<search::Trace> trace;
   switch (res.outcome) {
     case search::Outcome::Exhausted:

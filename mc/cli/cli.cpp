@@ -185,6 +185,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   }
   std::ostream& to = ranks && ranks->rank() != 0 ? silent : out;
   std::ostream& diag = ranks && ranks->rank() != 0 ? silent : err;
+  // Rank 0 exits with the run's status, the others with 0: mpirun passes on the first non-zero
+  // status of a rank and ends the job at it, which must not come before rank 0 has written.
+  const auto exitStatus = [&](int status) {
+    to.flush();
+    return ranks && ranks->rank() != 0 ? 0 : status;
+  };
   std::unique_ptr<ir::Program> program;
   try {
     std::vector<std::string> testFiles;
@@ -196,9 +202,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         if (i.is_string()) invariants.push_back(i.get<std::string>());
     program = engine::loadModel(o.file, invariants, testFiles);
   } catch (const engine::CommandError& e) {
-    return fail(e, commandName(o.command), o.file, o.json, to, diag);
+    return exitStatus(fail(e, commandName(o.command), o.file, o.json, to, diag));
   }
-  const int status = execute(o, *program, to, diag, ranks.get());
+  const int status = exitStatus(execute(o, *program, to, diag, ranks.get()));
   // The expressions of a long run number millions: left to the OS with the rest.
   if (keepMemory(out, err)) (void)program.release();
   return status;
@@ -229,11 +235,12 @@ int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& e
       if (!o.invariants.empty()) rep.extra["invariants"] = o.invariants;
       if (!o.checkKinds.empty()) rep.extra["checks"] = o.checkKinds;
     }
-    writeFormats(o, rep);
     // --fail-on: CI treats these verdicts as failures (exit 1).
     const bool fails = std::find(o.failOn.begin(), o.failOn.end(),
                                  engine::verdictName(rep.verdict)) != o.failOn.end();
     const int code = fails ? 1 : engine::exitCode(rep.verdict);
+    if (ranks && ranks->rank() != 0) return code;  // --distributed: rank 0 reports for all
+    writeFormats(o, rep);
     if (o.command == Command::Run && o.json) return code;
     if (o.json)
       out << rep.toJson().dump(2) << "\n";

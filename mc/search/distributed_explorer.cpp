@@ -232,10 +232,10 @@ class DistributedExplorer::Impl final : public SuccessorSink {
       }
       // Batches that fill slowly still go out now and then, or their owners could starve.
       if (phase_ == Phase::Explore && ++slices_ % 16 == 0) flushAll();
-    } else {
-      flushAll();  // passive only once nothing is left to send
     }
     if (phase_ != Phase::Explore) return;
+    // Passive only once nothing is left to send: the token must count every batch.
+    if (frontier_->empty()) flushAll();
     tellCount();
     if (opts_.progress && me_ == 0)
       opts_.progress->tick([&] {
@@ -409,7 +409,6 @@ class DistributedExplorer::Impl final : public SuccessorSink {
         return;
       }
       case Kind::Bye:
-        result_.result.outcome = static_cast<Outcome>(r.get<uint8_t>());
         phase_ = Phase::Done;
         return;
     }
@@ -494,8 +493,7 @@ class DistributedExplorer::Impl final : public SuccessorSink {
       }
       if (!res.error) throw std::runtime_error("distributed search: the error did not recur");
     }
-    for (int r = 1; r < ranks_; ++r)
-      net_.send(r, Writer(Kind::Bye).put(static_cast<uint8_t>(res.outcome)).take());
+    for (int r = 1; r < ranks_; ++r) net_.send(r, Writer(Kind::Bye).take());
     phase_ = Phase::Done;
   }
 

@@ -41,7 +41,7 @@ struct RankStats {
 struct DistributedResult {
   // Rank 0: the whole search, its outcome, reason and counts summed over the ranks (maxDepth and
   // peakRssMb: the largest of the ranks'); `errorSource` is unset, `path` stands for it. Other
-  // ranks: the outcome only.
+  // ranks: nothing (rank 0 reports for all).
   ExploreResult result;
   // Rank 0, ErrorFound or Deadlock: the states from an initial state to the one the error was
   // found from (empty for an error in an initial state), gathered from their owners.
