@@ -144,8 +144,8 @@ class DistributedExplorer::Impl final : public SuccessorSink {
     if (ranks_ > UINT16_MAX) throw std::runtime_error("distributed search: too many ranks");
     start_ = budget_.elapsed();
     // --max-states over all ranks: each rank tells rank 0 its count this often (and whenever
-    // it runs out of work), so that the ranks pass the bound by about a quarter of it at most
-    // (4096 states per rank for large bounds).
+    // it runs out of work); rank 0 stops every rank once the total reaches the bound. The ranks
+    // go on while the counts and the End travel, so they may store more (docs/check.md).
     const uint64_t max = budget_.limits().maxStates.value_or(0);
     countEvery_ =
         max ? std::clamp<uint64_t>(max / (4 * static_cast<uint64_t>(ranks_)), 1, 4096) : 4096;
