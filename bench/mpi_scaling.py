@@ -60,7 +60,7 @@ def main():
     print(f"mpirun:  {first_line([a.mpirun, '--version'])}")
     print(f"load:    {loadavg()} before the runs (1/5/15 min); repeat {a.repeat}, least wall kept")
     header = ["instance", "run", "wall s", "cpu s", "states", "expected", "transitions",
-              "peak RSS MB per rank", "messages", "MB sent"]
+              "peak RSS MB per rank", "messages", "MiB sent"]
     rows = []
     for inst in a.instances.split(","):
         path = os.path.join(a.shared, "external/beem/dve", inst + ".dve")
@@ -88,7 +88,7 @@ def main():
                          f"{st.get('bytes_sent', 0) / 2**20:.1f}" if per else "-"])
             if rep["verdict"] != "verified" or st["states"] != expected.get(inst, st["states"]):
                 log(f"{inst}: {name}: verdict {rep['verdict']}, {st['states']} states")
-    numeric = {"wall s", "cpu s", "states", "expected", "transitions", "messages", "MB sent"}
+    numeric = {"wall s", "cpu s", "states", "expected", "transitions", "messages", "MiB sent"}
     print()
     print(format_table(header, rows, numeric, markdown=a.markdown))
     print(f"\nload:    {loadavg()} after the runs")
