@@ -12,6 +12,7 @@
 #include "engine/trace_steps.h"
 #include "mc/exec/evaluator.h"
 #include "mc/search/compiled_system.h"
+#include "mc/search/distributed_explorer.h"
 #include "mc/search/explorer.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/parallel_explorer.h"
@@ -87,9 +88,54 @@ unsigned explorerThreads(const CheckRequest& r, bool closed) {
   return static_cast<unsigned>(*r.threads);
 }
 
+// --distributed applies to the explicit search of closed systems in the orders each rank can
+// keep on its own.
+void requireDistributable(const CheckRequest& r) {
+  if (!r.entry.empty() || !r.cls.empty())
+    throw usageError("--distributed applies to closed systems (not to --entry or --class)");
+  if (!r.dot.empty()) throw usageError("--distributed does not apply to --dot");
+  if (r.search != search::Strategy::Dfs && r.search != search::Strategy::Bfs)
+    throw usageError("--distributed applies to --search dfs and bfs (each rank's own order)");
+}
+
+// The search over the request's ranks, or one rank in this process without them.
+search::DistributedResult exploreDistributed(search::TransitionSystem& sys,
+                                             const search::ExploreOptions& eo,
+                                             const CheckRequest& r) {
+  search::DistributedOptions o;
+  o.search = eo.search;
+  o.budget = eo.budget;
+  o.deadlock = eo.deadlock;
+  o.progress = eo.progress;
+  if (r.ranks) return search::DistributedExplorer(sys, *r.ranks, o).run();
+  return search::exploreInProcess({&sys}, o);
+}
+
+// Each rank's share (load balance) and the messages between them.
+void distributedStats(Report& rep, const search::DistributedResult& d) {
+  nlohmann::json ranks = nlohmann::json::array();
+  uint64_t messages = 0, bytes = 0;
+  for (const search::RankStats& s : d.perRank) {
+    ranks.push_back({{"states", s.states},
+                     {"transitions", s.transitions},
+                     {"messages_sent", s.messages},
+                     {"bytes_sent", s.bytes},
+                     {"peak_rss_mb", s.peakRssMb},
+                     {"explore_s", s.seconds}});
+    messages += s.messages;
+    bytes += s.bytes;
+  }
+  rep.stats["ranks"] = d.ranks;
+  rep.stats["peak_rss_mb"] = d.result.peakRssMb;  // the largest rank's
+  rep.stats["messages_sent"] = messages;
+  rep.stats["bytes_sent"] = bytes;
+  rep.extra["distributed"] = {{"transport", d.transport}, {"ranks", ranks}};
+}
+
 }  // namespace
 
 Report check(const ir::Program& p, const CheckRequest& r) {
+  if (r.distributed) requireDistributable(r);
   classOf(r, p);  // --entry with --class, or an unknown class, is a usage error
   if (!r.cls.empty() || !r.entry.empty()) {  // the explicit search of closed systems only
     if (r.store) throw usageError("--store applies to closed systems (not --entry or --class)");
@@ -170,7 +216,11 @@ Report check(const ir::Program& p, const CheckRequest& r) {
       compiled ? static_cast<search::TransitionSystem&>(*compiled) : generic;
   const bool deadlock =
       go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
-  const unsigned threads = explorerThreads(r, go.entry == ir::kNone);
+  if (r.distributed && ((r.threads && *r.threads > 1) || r.treeStore))
+    throw usageError(
+        "--distributed runs one thread per rank with the exact store: not --threads N or --store "
+        "tree");
+  const unsigned threads = r.distributed ? 1 : explorerThreads(r, go.entry == ir::kNone);
   if (r.treeStore) {
     if (!r.dot.empty())
       throw usageError("--dot draws the graph of the exact store: not --store tree");
@@ -180,10 +230,22 @@ Report check(const ir::Program& p, const CheckRequest& r) {
           "the path to each state instead");
   }
   std::unique_ptr<search::Explorer> ex;  // the sequential search (its store draws --dot)
-  std::vector<std::string> errorPath;    // the parallel search's path to the error
+  std::vector<std::string> errorPath;    // the parallel or distributed search's path to the error
   unsigned workers = 1;
+  search::DistributedResult dist;
   search::ExploreResult res;
-  if (threads > 1 || r.treeStore) {
+  search::ExploreOptions eo;
+  eo.search = r.search;
+  eo.seed = r.seed;
+  eo.budget = &rb.budget;
+  eo.deadlock = deadlock;
+  eo.progress = &rb.progress;
+  eo.graphLimit = r.dot.empty() ? 0 : r.dotMaxStates;
+  if (r.distributed) {
+    dist = exploreDistributed(sys, eo, r);
+    res = dist.result;
+    errorPath = dist.path;
+  } else if (threads > 1 || r.treeStore) {
     search::ParallelOptions po;
     po.store = r.treeStore ? search::StoreKind::Tree : search::StoreKind::Exact;
     po.threads = threads;
@@ -201,13 +263,6 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     errorPath = px.errorPath();
     workers = px.workersStarted();
   } else {
-    search::ExploreOptions eo;
-    eo.search = r.search;
-    eo.seed = r.seed;
-    eo.budget = &rb.budget;
-    eo.deadlock = deadlock;
-    eo.progress = &rb.progress;
-    eo.graphLimit = r.dot.empty() ? 0 : r.dotMaxStates;
     ex = std::make_unique<search::Explorer>(sys, eo);
     res = ex->run();
   }
@@ -215,6 +270,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   Report rep;
   rep.command = "check";
   rep.file = r.file;
+  if (dist.rank != 0) return rep;  // rank 0 reports for every rank
   std::optional<search::Trace> trace;
   switch (res.outcome) {
     case search::Outcome::Exhausted:
@@ -258,6 +314,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   rep.stats["explore_s"] = res.seconds;
   rep.stats["threads"] = workers;
   rep.extra["store"] = r.treeStore ? "tree" : "exact";
+  if (r.distributed) distributedStats(rep, dist);
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();
   if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;

@@ -139,6 +139,20 @@ void statsText(std::ostream& os, const Report& r) {
     os << k << ": " << (v.is_object() ? v.dump() : num(v)) << "\n";
 }
 
+// check --distributed: each rank's states (the load balance) and what they sent each other.
+void distributedText(std::ostream& os, const Report& r) {
+  const json& d = r.extra["distributed"];
+  os << d["ranks"].size() << (d["ranks"].size() == 1 ? " rank (" : " ranks (")
+     << d["transport"].get<std::string>() << "), states";
+  std::string sep = " ";
+  for (const json& k : d["ranks"]) {
+    os << sep << num(k["states"]);
+    sep = " + ";
+  }
+  os << "; " << num(r.stats["messages_sent"]) << " messages, " << num(r.stats["bytes_sent"])
+     << " bytes sent\n";
+}
+
 void checkText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
   const json& st = r.stats;
@@ -149,6 +163,7 @@ void checkText(std::ostream& os, const Report& r, const TextOptions& o) {
     }
     os << num(st["states"]) << " states, " << num(st["transitions"]) << " transitions, depth "
        << num(st["depth"]) << ", " << num(st["time_s"]) << " s\n";
+    if (r.extra.contains("distributed")) distributedText(os, r);
     return;
   }
   if (r.error) {

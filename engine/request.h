@@ -22,6 +22,7 @@
 #include "mc/search/budget.h"
 #include "mc/search/searcher.h"
 #include "mc/search/visited_set.h"
+#include "mc/search/transport.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/mixed_solver.h"
 #include "mc/symbolic/symbolic_explorer.h"
@@ -72,6 +73,10 @@ struct CheckRequest : Request {
   symbolic::MixedOptions mixed;
   std::string dot;             // write the explored state graph (closed systems)
   size_t dotMaxStates = 1000;  // --dot draws at most this many states (and the error path)
+  // --distributed: the explicit search spread over ranks (closed systems, dfs or bfs). `ranks`
+  // carries their messages (not owned; the CLI opens MPI under mpirun); null: one rank here.
+  bool distributed = false;
+  search::Transport* ranks = nullptr;
 };
 
 struct ProveRequest : Request {

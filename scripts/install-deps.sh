@@ -18,6 +18,7 @@ PACKAGES=(
   clang-format                                      # format check
   clang libclang-rt-14-dev                          # libFuzzer harnesses (make fuzz)
   spin graphviz python3 python3-jsonschema         # anchors, DOT rendering, tools, SARIF check
+  libopenmpi-dev openmpi-bin                        # check --distributed (mpirun)
 )
 
 say() { printf 'install-deps: %s\n' "$*"; }

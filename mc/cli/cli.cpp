@@ -16,6 +16,7 @@
 #include "mc/cli/options.h"
 #include "mc/cli/requests.h"
 #include "mc/cli/signals.h"
+#include "mc/search/mpi_transport.h"
 #include "mc/symbolic/sym_state.h"
 
 namespace tandem::cli {
@@ -172,6 +173,24 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
       break;
   }
   const Options& o = pr.options;
+  // check --distributed under mpirun: MPI for the whole run, and only rank 0 writes anything.
+  std::unique_ptr<search::Transport> ranks;
+  std::ostream silent(nullptr);  // no buffer: writes are dropped
+  if (o.distributed) {
+    if (!search::mpiBuiltIn())
+      return fail(engine::usageError("--distributed: tandem was built without MPI (install "
+                                     "libopenmpi-dev and build again)"),
+                  commandName(o.command), o.file, o.json, out, err);
+    if (search::launchedByMpirun()) ranks = search::openMpi();
+  }
+  std::ostream& to = ranks && ranks->rank() != 0 ? silent : out;
+  std::ostream& diag = ranks && ranks->rank() != 0 ? silent : err;
+  // Rank 0 exits with the run's status, the others with 0: mpirun passes on the first non-zero
+  // status of a rank and ends the job at it, which must not come before rank 0 has written.
+  const auto exitStatus = [&](int status) {
+    to.flush();
+    return ranks && ranks->rank() != 0 ? 0 : status;
+  };
   std::unique_ptr<ir::Program> program;
   try {
     std::vector<std::string> testFiles;
@@ -183,20 +202,21 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         if (i.is_string()) invariants.push_back(i.get<std::string>());
     program = engine::loadModel(o.file, invariants, testFiles);
   } catch (const engine::CommandError& e) {
-    return fail(e, commandName(o.command), o.file, o.json, out, err);
+    return exitStatus(fail(e, commandName(o.command), o.file, o.json, to, diag));
   }
-  const int status = execute(o, *program, out, err);
+  const int status = exitStatus(execute(o, *program, to, diag, ranks.get()));
   // The expressions of a long run number millions: left to the OS with the rest.
   if (keepMemory(out, err)) (void)program.release();
   return status;
 }
 
-int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& err) {
+int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& err,
+            search::Transport* ranks) {
   InterruptGuard interrupts;
   // The progress line: on a terminal unless --quiet, or wherever --progress asks for it.
   const bool terminal = &err == &std::cerr && isatty(STDERR_FILENO);
   std::ostream* progress = !o.quiet && (o.progress || terminal) ? &err : nullptr;
-  const Streams streams{progress, &err, interrupts.flag(), keepMemory(out, err)};
+  const Streams streams{progress, &err, interrupts.flag(), keepMemory(out, err), ranks};
   // --check overflow changes what i32/i64 arithmetic does (an error instead of wrapping).
   p.checkOverflow =
       std::find(o.checkKinds.begin(), o.checkKinds.end(), "overflow") != o.checkKinds.end();
@@ -215,11 +235,12 @@ int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& e
       if (!o.invariants.empty()) rep.extra["invariants"] = o.invariants;
       if (!o.checkKinds.empty()) rep.extra["checks"] = o.checkKinds;
     }
-    writeFormats(o, rep);
     // --fail-on: CI treats these verdicts as failures (exit 1).
     const bool fails = std::find(o.failOn.begin(), o.failOn.end(),
                                  engine::verdictName(rep.verdict)) != o.failOn.end();
     const int code = fails ? 1 : engine::exitCode(rep.verdict);
+    if (ranks && ranks->rank() != 0) return code;  // --distributed: rank 0 reports for all
+    writeFormats(o, rep);
     if (o.command == Command::Run && o.json) return code;
     if (o.json)
       out << rep.toJson().dump(2) << "\n";

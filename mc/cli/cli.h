@@ -7,6 +7,7 @@
 
 #include "mc/cli/options.h"
 #include "mc/ir/program.h"
+#include "mc/search/transport.h"
 
 namespace tandem::cli {
 
@@ -14,7 +15,9 @@ int run(int argc, char** argv);
 // The same, writing to the given streams (tests call this).
 int run(int argc, char** argv, std::ostream& out, std::ostream& err);
 // Runs the parsed command on a loaded program (tests give programs from text), printing as the
-// command line does; usage and input errors print their diagnostics and return 2.
-int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& err);
+// command line does; usage and input errors print their diagnostics and return 2. `ranks`:
+// check --distributed's ranks under mpirun (null: none).
+int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& err,
+            search::Transport* ranks = nullptr);
 
 }  // namespace tandem::cli

@@ -86,6 +86,7 @@ std::vector<OptionSpec> buildTable() {
      parsed(&Options::search, parseSearch), std::pair{Command::Prove, std::string("bfs")}},
     {"threads", 0, V::Count, "N", "the cores", "workers of the explicit search of a closed system (dfs, bfs); they share one visited set, and 1 is the sequential search", kCheck, {}, to(&Options::threads)},
     {"store", 0, V::Choice, "KIND", "exact", "the visited set of the explicit search: exact (every state's bytes) or tree (tree compression; dfs only)", kCheck, {"exact", "tree"}, to(&Options::store)},
+    {"distributed", 0, V::Flag, "", "", "spread the explicit search of a closed system over the ranks of mpirun -np K (Open MPI; one rank without mpirun; docs/check.md)", kCheck, {}, to(&Options::distributed)},
     {"seed", 0, V::Natural, "N", "0", "seed of every random choice", kCheck | kProve | kTestgen | kRun, {}, to(&Options::seed)},
     {"max-depth", 0, V::Count, "N", "none", "bound on the depth: of the state graph (check), of a path (symbolic execution), of the abstract state graph (prove), of the cutpoint graph (export-chc), on the steps (run)", kAnalyses, {}, to(&Options::maxDepth)},
     {"max-states", 0, V::Count, "N", "none", "bound on the states: stored (check), expanded (symbolic execution), executed and triaged (prove), location vectors (export-chc), visited (run)", kAnalyses, {}, to(&Options::maxStates)},

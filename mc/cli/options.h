@@ -49,6 +49,7 @@ struct Options {
   uint64_t seed = 0;
   std::optional<uint64_t> maxDepth, maxStates, memoryLimitMb;
   std::optional<double> timeout;
+  bool distributed = false;  // check --distributed (over MPI)
 
   // Properties.
   std::vector<std::string> checkKinds;  // empty: all

@@ -91,6 +91,8 @@ engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
   r.mixed = mixedOptions(o, o.solving.value_or(symbolic::Solving::Classic));
   r.dot = o.dot;
   r.dotMaxStates = o.dotMaxStates;
+  r.distributed = o.distributed;
+  r.ranks = s.ranks;
   if (o.wasGiven("dot-max-states") && o.dot.empty())
     throw engine::usageError("--dot-max-states bounds the graph of --dot FILE: give --dot too");
   return r;

@@ -14,7 +14,8 @@ struct Streams {
   std::ostream* progress;  // null: no progress line
   std::ostream* diag;      // warnings and notes
   const std::atomic<bool>* interrupt;
-  bool keepMemory = false;  // engine::Request::keepMemory
+  bool keepMemory = false;             // engine::Request::keepMemory
+  search::Transport* ranks = nullptr;  // check --distributed under mpirun (not owned)
 };
 
 // Each throws engine::CommandError (usage) for a bad combination.

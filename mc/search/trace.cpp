@@ -26,6 +26,7 @@ bool sameChoices(const Move& a, const Move& b) { return a.choices == b.choices; 
 
 Trace buildTrace(TransitionSystem& sys, const StateStore& store, const ExploreResult& res,
                  GenericSystem& ref, exec::Evaluator& ev) {
+  // The path of states, initial state first, by the parent pointers.
   std::vector<std::string> path;
   for (auto id = res.errorSource; id != StateStore::kNoParent; id = store.parent(id))
     path.emplace_back(store.get(id));
@@ -36,7 +37,7 @@ Trace buildTrace(TransitionSystem& sys, const StateStore& store, const ExploreRe
 Trace buildTrace(TransitionSystem& sys, const std::vector<std::string>& path,
                  const ExploreResult& res, GenericSystem& ref, exec::Evaluator& ev) {
   Trace tr;
-  // 1. The initial state's choices, then the move between each pair of states.
+  // The initial state's choices, then the move between each pair of states.
   Capture init;
   sys.initialStates(init);
   Move initMove;
@@ -65,7 +66,7 @@ Trace buildTrace(TransitionSystem& sys, const std::vector<std::string>& path,
     }
     moves.push_back(it->move);
   }
-  // 2. Replay with the reference evaluator.
+  // Replay with the reference evaluator.
   Capture refInit;
   ref.initialStates(refInit);
   auto it = std::find_if(refInit.items.begin(), refInit.items.end(),

@@ -29,7 +29,9 @@ struct Trace {
 // same program (it may be `sys` itself).
 Trace buildTrace(TransitionSystem& sys, const StateStore& store, const ExploreResult& res,
                  GenericSystem& ref, exec::Evaluator& ev);
-// The same from the path of states (initial state first) to the one the error was found from.
+// The same from the path of states itself, an initial state first and the state the error was
+// found from last (empty: the error is in an initial state); res.errorSource is not read. The
+// distributed search gathers such a path from the ranks that own its states.
 Trace buildTrace(TransitionSystem& sys, const std::vector<std::string>& path,
                  const ExploreResult& res, GenericSystem& ref, exec::Evaluator& ev);
 
