@@ -13,6 +13,7 @@
 #include "mc/search/compiled_system.h"
 #include "mc/search/explorer.h"
 #include "mc/search/generic_system.h"
+#include "mc/search/por_analysis.h"
 #include "mc/search/trace.h"
 #include "mc/symbolic/initial_models.h"
 
@@ -78,6 +79,9 @@ search::Trace reportError(Report& rep, const ir::Program& p, const search::Explo
 
 Report check(const ir::Program& p, const CheckRequest& r) {
   classOf(r, p);  // --entry with --class, or an unknown class, is a usage error
+  if (r.por && (!r.entry.empty() || !r.cls.empty()))
+    throw usageError(std::string(*r.por ? "--por" : "--no-por") +
+                     " applies to closed systems (check without --entry or --class)");
   if (!r.cls.empty()) return checkSymbolic(p, r);
   const ir::CfaId entry = entryOf(r, p);
   if (r.maxCalls) throw usageError("--max-calls applies to the class analysis (check --class C)");
@@ -157,6 +161,16 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   eo.deadlock = go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
   eo.progress = &rb.progress;
   eo.graphLimit = r.dot.empty() ? 0 : r.dotMaxStates;
+  // --por: the static side of the reduction; a model it does not cover is explored in full.
+  std::unique_ptr<const search::PorAnalysis> por;
+  std::string whyNoPor;
+  if (r.por.value_or(false)) {
+    por = search::PorAnalysis::build(p, &whyNoPor);
+    if (!por && r.diag && !r.quiet)
+      *r.diag << "tandem: --por: every interleaving is explored: the reduction does not handle "
+              << whyNoPor << "\n";
+  }
+  eo.por = por.get();
   search::Explorer ex(sys, eo);
   search::ExploreResult res = ex.run();
 
@@ -202,6 +216,12 @@ Report check(const ir::Program& p, const CheckRequest& r) {
                                {"hash_table", m.tableBytes},
                                {"parents", m.parentBytes}};
   rep.stats["explore_s"] = res.seconds;
+  if (por) {
+    rep.stats["por_reduced_states"] = res.porReduced;
+    rep.stats["por_full_states"] = res.porFull;
+  }
+  rep.extra["por"] = por != nullptr;
+  if (!por && r.por.value_or(false)) rep.extra["por_note"] = whyNoPor;
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();
   if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;

@@ -126,6 +126,9 @@ void statsText(std::ostream& os, const Report& r) {
        << "peak resident set: " << num(st["peak_rss_mb"]) << " MB\n"
        << "time: " << num(st["explore_s"]) << " s exploring, " << num(st["time_s"]) << " s in all, "
        << num(st["states_per_s"]) << " states/s\n";
+    if (st.contains("por_reduced_states"))
+      os << "partial-order reduction: " << num(st["por_reduced_states"]) << " states reduced, "
+         << num(st["por_full_states"]) << " fully expanded\n";
     return;
   }
   for (const auto& [k, v] : st.items())

@@ -68,6 +68,9 @@ struct CheckRequest : Request {
   symbolic::MixedOptions mixed;
   std::string dot;             // write the explored state graph (closed systems)
   size_t dotMaxStates = 1000;  // --dot draws at most this many states (and the error path)
+  // --por / --no-por (set when given: closed systems only): partial-order reduction; off unless
+  // asked for.
+  std::optional<bool> por;
 };
 
 struct ProveRequest : Request {

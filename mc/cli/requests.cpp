@@ -87,6 +87,8 @@ engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
   r.mixed = mixedOptions(o, o.solving.value_or(symbolic::Solving::Classic));
   r.dot = o.dot;
   r.dotMaxStates = o.dotMaxStates;
+  if (o.por && o.noPor) throw engine::usageError("--por and --no-por conflict");
+  if (o.por || o.noPor) r.por = o.por;
   if (o.wasGiven("dot-max-states") && o.dot.empty())
     throw engine::usageError("--dot-max-states bounds the graph of --dot FILE: give --dot too");
   return r;
