@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """check --por gives the verdicts of the full search (the ctest `por_agreement`).
 
-Runs `tandem check FILE --json --quiet` with and without --por on
+Runs `tandem check FILE --json --quiet` with and without --por (each
+under --max-states, 200,000 by default) on
   * every closed .tdm model of the conformance folders (../shared/conformance and
     tests/conformance/cases; a file whose RUN lines use --entry or --class, or that `check`
     refuses without them, is not a closed system and is skipped), on the compiled engine and on
@@ -59,8 +60,12 @@ def compare(tandem, name, args, timeout, max_states):
     if explored and por.get("por") is not True and "por_note" not in por:
         problems.append(f"{name}: --por report says por={por.get('por')}")
     fv, pv = full.get("verdict"), por.get("verdict")
-    if "unknown" in (fv, pv) and (fv != "error" and pv != "error"):
-        return problems  # a bound cut one of them: nothing to compare
+    for label, rep in (("without --por", full), ("with --por", por)):
+        if "internal error" in (rep.get("reason") or ""):
+            problems.append(f"{name}: {label}: {rep['reason']}")
+    if "unknown" in (fv, pv):
+        # A bound cut one of them: nothing to compare (an error the other found is replayed).
+        return problems
     if fv != pv:
         problems.append(f"{name}: verdict {fv} without --por, {pv} with it")
         return problems
@@ -116,7 +121,7 @@ def main():
     ap.add_argument("--tandem", default=str(REPO / "build" / "tandem"))
     ap.add_argument("--shared", default=str(REPO.parent / "shared"))
     ap.add_argument("--beem-max-states", type=int, default=200000)
-    ap.add_argument("--max-states", type=int, default=2000000,
+    ap.add_argument("--max-states", type=int, default=200000,
                     help="bound of each run (a run cut by it is not compared)")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("-j", type=int, default=2)
