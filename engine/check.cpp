@@ -220,7 +220,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     rep.stats["por_reduced_states"] = res.porReduced;
     rep.stats["por_full_states"] = res.porFull;
   }
-  rep.extra["por"] = por != nullptr;
+  if (go.entry == ir::kNone) rep.extra["por"] = por != nullptr;
   if (!por && r.por.value_or(false)) rep.extra["por_note"] = whyNoPor;
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();

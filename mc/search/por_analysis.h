@@ -61,6 +61,9 @@ class PorAnalysis {
   const std::vector<Trans>& enablers(Trans x) const { return nes_[x]; }
   // The transitions of thread t leaving location l (in edge order).
   const std::vector<Trans>& outOf(uint32_t t, ir::LocId l) const;
+  // The index of location l within its CFA, and the number of locations of thread t.
+  uint32_t locIndex(ir::LocId l) const { return locIndex_[l]; }
+  size_t locationCount(uint32_t t) const { return outs_[t].size(); }
   // Whether location `to` can be reached from location `from` of the same CFA (0 or more edges).
   bool reaches(ir::LocId from, ir::LocId to) const;
   const std::vector<Trans>& visible() const { return visible_; }

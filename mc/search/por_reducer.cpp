@@ -12,7 +12,10 @@ PorReducer::PorReducer(const PorAnalysis& a)
       enabled_(a.transitionCount(), 0),
       chosen_(a.transitionCount(), 0),
       conjStamp_(a.transitionCount(), 0),
-      conjPick_(a.transitionCount(), 0) {}
+      conjPick_(a.transitionCount(), 0),
+      odds_(a.threadCount()) {
+  for (uint32_t t = 0; t < a.threadCount(); ++t) odds_[t].resize(a.locationCount(t));
+}
 
 void PorReducer::push(Trans y) {
   if (mark_[y] == epoch_) return;
@@ -151,7 +154,12 @@ bool PorReducer::select(const State& s, const std::vector<PorMove>& moves,
   // proviso wins.
   size_t best = total;
   for (Trans seed : seeds_) {
+    const PorAnalysis::TransInfo& info = a_.info(seed);
+    Odds& odds = odds_[info.thread][a_.locIndex(info.from)];
+    if (odds.tries >= kTrials && odds.wins * kRareWin < odds.tries) continue;  // hopeless here
+    ++odds.tries;
     if (closure(s, seed, best - 1, candidate_) >= best || !provisoHolds(s, moves)) continue;
+    ++odds.wins;
     best = candidate_.size();
     for (size_t i = 0; i < moves.size(); ++i) keep[i] = keep_[i];
     if (best == 1) break;

@@ -77,6 +77,13 @@ class PorReducer {
   static constexpr uint32_t kAll = UINT32_MAX;  // no conjunct known false: all it reads
   // Transitions a closure looks at before it gives up (the state is then expanded in full).
   static constexpr size_t kWorkBudget = 64;
+  // A closure from a thread at a location where, after kTrials tries, fewer than one in
+  // kRareWin gave a set is not tried again (fischer's closures never succeed and doubled its
+  // time). Skipping a candidate only forgoes a reduction.
+  static constexpr uint32_t kTrials = 256, kRareWin = 64;
+  struct Odds {
+    uint32_t tries = 0, wins = 0;
+  };
   bool enabled(PorAnalysis::Trans x) const { return enabled_[x] == stamp_; }
   void push(PorAnalysis::Trans y);
   const std::vector<PorAnalysis::Trans>* falseConjunct(const State& s, PorAnalysis::Trans x);
@@ -96,6 +103,7 @@ class PorReducer {
   bool foreign_ = false;  // the closure brought an enabled transition of another thread
   std::vector<PorAnalysis::Trans> work_, seeds_, moveTrans_, candidate_, towards_;
   std::vector<char> keep_;
+  std::vector<std::vector<Odds>> odds_;  // by thread, by location index
 };
 
 }  // namespace tandem::search
