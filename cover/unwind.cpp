@@ -152,6 +152,12 @@ Unwinding::Unwinding(const ir::Program& p, ir::CfaId entry, uint32_t k, search::
       stopped_ = true;
       return std::nullopt;
     }
+    // A vector that doubles allocates its new half at once: stop before, not after, the limit.
+    if (nodes_.size() == nodes_.capacity() &&
+        budget_.wouldExceedMemory(std::max<size_t>(nodes_.capacity(), 1) * sizeof(UnwindNode))) {
+      stopped_ = true;
+      return std::nullopt;
+    }
     const uint32_t id = static_cast<uint32_t>(nodes_.size());
     UnwindNode n;
     n.loc = frames.back().pc;
@@ -241,6 +247,11 @@ Unwinding::Unwinding(const ir::Program& p, ir::CfaId entry, uint32_t k, search::
         auto id = node(next, nodes_[n].depth + 1);
         if (!id) break;
         to = *id;
+      }
+      if (arcs_.size() == arcs_.capacity() &&
+          budget_.wouldExceedMemory(std::max<size_t>(arcs_.capacity(), 1) * sizeof(UnwindArc))) {
+        stopped_ = true;
+        break;
       }
       const uint32_t a = static_cast<uint32_t>(arcs_.size());
       arcs_.push_back(UnwindArc{n, e, to});

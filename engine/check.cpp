@@ -16,6 +16,7 @@
 #include "mc/search/explorer.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/parallel_explorer.h"
+#include "mc/search/por_analysis.h"
 #include "mc/search/trace.h"
 #include "mc/symbolic/initial_models.h"
 
@@ -142,6 +143,9 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     if (r.threads && *r.threads > 1)
       throw usageError("--threads applies to closed systems (not --entry or --class)");
   }
+  if (r.por && (!r.entry.empty() || !r.cls.empty()))
+    throw usageError(std::string(*r.por ? "--por" : "--no-por") +
+                     " applies to closed systems (check without --entry or --class)");
   if (!r.cls.empty()) return checkSymbolic(p, r);
   const ir::CfaId entry = entryOf(r, p);
   if (r.maxCalls) throw usageError("--max-calls applies to the class analysis (check --class C)");
@@ -220,7 +224,12 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     throw usageError(
         "--distributed runs one thread per rank with the exact store: not --threads N or --store "
         "tree");
-  const unsigned threads = r.distributed ? 1 : explorerThreads(r, go.entry == ir::kNone);
+  // The reduction runs in the sequential search (its proviso asks which states were expanded).
+  if (r.por.value_or(false) && (r.distributed || r.treeStore || (r.threads && *r.threads > 1)))
+    throw usageError(
+        "--por runs on the sequential search: not with --threads N, --store tree or --distributed");
+  const unsigned threads =
+      r.distributed || r.por.value_or(false) ? 1 : explorerThreads(r, go.entry == ir::kNone);
   if (r.treeStore) {
     if (!r.dot.empty())
       throw usageError("--dot draws the graph of the exact store: not --store tree");
@@ -241,6 +250,16 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   eo.deadlock = deadlock;
   eo.progress = &rb.progress;
   eo.graphLimit = r.dot.empty() ? 0 : r.dotMaxStates;
+  // --por: the static side of the reduction; a model it does not cover is explored in full.
+  std::unique_ptr<const search::PorAnalysis> por;
+  std::string whyNoPor;
+  if (r.por.value_or(false)) {
+    por = search::PorAnalysis::build(p, &whyNoPor);
+    if (!por && r.diag && !r.quiet)
+      *r.diag << "tandem: --por: every interleaving is explored: the reduction does not handle "
+              << whyNoPor << "\n";
+  }
+  eo.por = por.get();
   if (r.distributed) {
     dist = exploreDistributed(sys, eo, r);
     res = dist.result;
@@ -315,6 +334,12 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   rep.stats["threads"] = workers;
   rep.extra["store"] = r.treeStore ? "tree" : "exact";
   if (r.distributed) distributedStats(rep, dist);
+  if (por) {
+    rep.stats["por_reduced_states"] = res.porReduced;
+    rep.stats["por_full_states"] = res.porFull;
+  }
+  if (go.entry == ir::kNone) rep.extra["por"] = por != nullptr;
+  if (!por && r.por.value_or(false)) rep.extra["por_note"] = whyNoPor;
   rep.extra["search"] = search::strategyName(r.search);
   rep.extra["engine"] = sys.name();
   if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;

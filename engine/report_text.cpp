@@ -133,6 +133,9 @@ void statsText(std::ostream& os, const Report& r) {
        << num(st["states_per_s"]) << " states/s\n";
     if (st.contains("threads") && st["threads"].get<uint64_t>() > 1)
       os << "threads: " << num(st["threads"]) << " (sharing one hash table)\n";
+    if (st.contains("por_reduced_states"))
+      os << "partial-order reduction: " << num(st["por_reduced_states"]) << " states reduced, "
+         << num(st["por_full_states"]) << " fully expanded\n";
     return;
   }
   for (const auto& [k, v] : st.items())

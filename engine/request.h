@@ -77,6 +77,9 @@ struct CheckRequest : Request {
   // carries their messages (not owned; the CLI opens MPI under mpirun); null: one rank here.
   bool distributed = false;
   search::Transport* ranks = nullptr;
+  // --por / --no-por (set when given: closed systems only): partial-order reduction; off unless
+  // asked for.
+  std::optional<bool> por;
 };
 
 struct ProveRequest : Request {

@@ -97,6 +97,8 @@ std::vector<OptionSpec> buildTable() {
     {"invariant", 0, V::Repeated, "EXPR", "", "an extra safety property (an expression); repeatable", kCheck | kProve | kTestgen | kRun | kExport | kIr | kReplay, {}, to(&Options::invariants)},
     {"deadlock", 0, V::Flag, "", "on", "report deadlocks: states of closed systems where no process can move and some process is not at a valid end (the default)", kCheck | kRun | kProve | kExport, {}, to(&Options::deadlock)},
     {"no-deadlock", 0, V::Flag, "", "", "do not report deadlocks of closed systems", kCheck | kRun | kProve | kExport, {}, to(&Options::noDeadlock)},
+    {"por", 0, V::Flag, "", "off", "partial-order reduction of a closed system (stubborn sets; preserves invariants, errors and deadlocks)", kCheck, {}, to(&Options::por)},
+    {"no-por", 0, V::Flag, "", "", "explore every interleaving of a closed system (the default)", kCheck, {}, to(&Options::noPor)},
     // Output.
     {"json", 0, V::Flag, "", "", "print the JSON report on stdout (docs/json.md)", kAll | kReplay, {}, to(&Options::json)},
     {"trace", 0, V::Flag, "", "", "print the counterexample trace", kCheck | kProve | kTestgen | kCover | kReplay, {}, to(&Options::trace)},

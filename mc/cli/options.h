@@ -56,6 +56,7 @@ struct Options {
   std::vector<std::string> invariants;
   bool deadlock = false;
   bool noDeadlock = false;
+  bool por = false, noPor = false;
 
   // Output.
   bool json = false, trace = false, stats = false, quiet = false, progress = false;

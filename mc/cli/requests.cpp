@@ -93,6 +93,8 @@ engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
   r.dotMaxStates = o.dotMaxStates;
   r.distributed = o.distributed;
   r.ranks = s.ranks;
+  if (o.por && o.noPor) throw engine::usageError("--por and --no-por conflict");
+  if (o.por || o.noPor) r.por = o.por;
   if (o.wasGiven("dot-max-states") && o.dot.empty())
     throw engine::usageError("--dot-max-states bounds the graph of --dot FILE: give --dot too");
   return r;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <set>
+#include <vector>
 
 #include "mc/ir/program.h"
 
@@ -21,6 +22,17 @@ void forEachExpr(const Edge& e, F&& f) {
     if (a.rhs) f(a.rhs);
   }
   for (ExprRef x : e.args) f(x);
+}
+
+// The top-level conjuncts of a guard, in order (`a && (b && c)`: a, b, c); none for null. The
+// compiled engine evaluates them one by one for partial-order reduction (mc/search/por_*.h).
+inline void conjuncts(ExprRef g, std::vector<ExprRef>& out) {
+  if (!g) return;
+  if (g->op == Op::And) {
+    for (ExprRef k : g->kids) conjuncts(k, out);
+    return;
+  }
+  out.push_back(g);
 }
 
 // The variables whose address (`&v`, `&v[i]`) the code of `cfa` takes.

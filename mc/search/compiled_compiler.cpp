@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "mc/ir/edge_exprs.h"
+
 namespace tandem::search {
 
 namespace {
@@ -404,7 +406,16 @@ bool compileCfa(const ir::Program& p, ir::CfaId id, const SlotLayout& layout, Co
       switch (e.kind) {
         case ir::EdgeKind::Command:
           if (!starGuard(e.guard) && !comp.value(e.guard, id, ec.guard)) return false;
-          if (!ec.guard.ins.empty()) comp.finish(ec.guard);  // else: always enabled
+          if (!ec.guard.ins.empty()) {  // else: always enabled
+            comp.finish(ec.guard);
+            std::vector<ExprRef> cs;
+            ir::conjuncts(e.guard, cs);
+            for (ExprRef g : cs) {
+              ec.conjuncts.emplace_back();
+              if (!comp.value(g, id, ec.conjuncts.back())) return false;
+              comp.finish(ec.conjuncts.back());
+            }
+          }
           if (!comp.effects(e, id, ec.effects)) return false;
           comp.finish(ec.effects);
           break;

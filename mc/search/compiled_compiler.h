@@ -19,11 +19,12 @@ namespace tandem::search {
 struct EdgeCode {
   ir::EdgeId id = ir::kNone;
   ir::EdgeKind kind = ir::EdgeKind::Command;
-  Code guard;               // Command: the guard (empty: always enabled); Assert: the condition
-  Code effects;             // Command: the assignments (they store into the slots)
-  uint32_t to = 0;          // index of the target location within the CFA
-  bool toAtomic = false;    // the target is inside an atomic block: the thread keeps the turn
-  std::string failMessage;  // Assert: "'text' failed"
+  Code guard;                   // Command: the guard (empty: always enabled); Assert: the condition
+  std::vector<Code> conjuncts;  // Command: the guard's conjuncts (ir::conjuncts), for --por
+  Code effects;                 // Command: the assignments (they store into the slots)
+  uint32_t to = 0;              // index of the target location within the CFA
+  bool toAtomic = false;        // the target is inside an atomic block: the thread keeps the turn
+  std::string failMessage;      // Assert: "'text' failed"
   // Sync: the values a send computes, and the channel's index in its array (empty: none). The
   // guard and effects of a receive read the message (Opc::LoadMsg).
   std::vector<Code> values;

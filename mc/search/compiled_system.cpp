@@ -42,6 +42,9 @@ CompiledSystem::CompiledSystem(const ir::Program& p, exec::Evaluator& ev, Generi
             sync.push_back(e);
       syncOuts_[c].push_back(std::move(sync));
     }
+  codeOf_.assign(p.edges.size(), ir::kNone);
+  for (size_t i = 0; i < code_->edges.size(); ++i)
+    codeOf_[code_->edges[i].id] = static_cast<uint32_t>(i);
   for (const ir::Property& inv : p.invariants)
     invariantMessages_.push_back(exec::invariantMessage(inv));
   stack_.resize(code_->maxStack + 8);
@@ -248,6 +251,18 @@ bool CompiledSystem::allAtValidEnd(std::string_view state) {
     if (!outOf(t, s).empty() && !p_.endLabelled(layout_.locAt(th.cfa, s[th.base]))) return false;
   }
   return true;
+}
+
+std::optional<bool> CompiledSystem::guardConjunct(uint32_t t, ir::EdgeId e, uint32_t k) {
+  if (e >= codeOf_.size() || codeOf_[e] == ir::kNone || t >= layout_.threadCount())
+    return std::nullopt;
+  const EdgeCode& ec = code_->edges[codeOf_[e]];
+  if (k >= ec.conjuncts.size()) return std::nullopt;
+  int64_t holds = 0;
+  // buffer(0) still holds the state successors() decoded (its steps write deeper buffers).
+  if (run(ec.conjuncts[k], context(t, buffer(0)), holds, err_) != RunStatus::Ok)
+    return std::nullopt;
+  return holds != 0;
 }
 
 void CompiledSystem::locations(std::string_view state, std::vector<ir::LocId>& out) {

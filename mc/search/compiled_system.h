@@ -34,6 +34,7 @@ class CompiledSystem final : public TransitionSystem {
   std::optional<FoundError> checkInvariants(std::string_view state) override;
   bool allAtValidEnd(std::string_view state) override;
   void locations(std::string_view state, std::vector<ir::LocId>& out) override;
+  std::optional<bool> guardConjunct(uint32_t t, ir::EdgeId e, uint32_t k) override;
 
   const SlotLayout& layout() const { return layout_; }
   exec::State decode(std::string_view state) const;
@@ -88,6 +89,7 @@ class CompiledSystem final : public TransitionSystem {
   std::unique_ptr<CompiledProgram> code_;
   std::vector<std::vector<const Out*>> outs_;  // by CFA, then location index
   std::vector<std::vector<Out>> syncOuts_;     // the same, Sync edges only: sends, then receives
+  std::vector<uint32_t> codeOf_;               // by EdgeId: its index in code_->edges
   std::vector<std::string> invariantMessages_;
   // Reused buffers: slots per atomic depth, the bytecode stack, encoded bytes, scratch slots.
   std::vector<std::vector<int64_t>> bufs_;

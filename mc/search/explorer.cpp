@@ -6,6 +6,7 @@
 #include <set>
 
 #include "mc/search/driver.h"
+#include "mc/search/por_reducer.h"
 
 namespace tandem::search {
 
@@ -38,7 +39,27 @@ class InsertingSink final : public SuccessorSink {
     pending_.push_back({bytes_.size(), state.size(), h});
     bytes_.append(state);
     if (graphLimit_ && store_.size() <= graphLimit_) moves_.push_back(m);
+    if (porMoves_)
+      porMoves_->push_back(
+          {m.thread, m.edges.empty() ? ir::kNone : m.edges[0], m.partner, m.partnerEdge});
   }
+  // --por: keep the successors of a stubborn set of `state` (por_reducer.h); returns whether
+  // some were dropped. `expanded`: by state id, whether it was expanded (the proviso).
+  bool reduce(PorReducer& reducer, TransitionSystem& sys, std::string_view state,
+              const std::vector<bool>& expanded) {
+    if (pending_.size() < 2) return false;
+    sys.locations(state, locations_);
+    PorReducer::State s{
+        &locations_,
+        [&](uint32_t t, ir::EdgeId e, uint32_t k) { return sys.guardConjunct(t, e, k); },
+        [&](size_t i) {
+          const Pending& p = pending_[i];
+          const auto id = store_.find(std::string_view(bytes_).substr(p.at, p.size), p.hash);
+          return id != StateStore::kNoParent && id < expanded.size() && expanded[id];
+        }};
+    return reducer.select(s, *porMoves_, keep_);
+  }
+  void recordPorMoves(std::vector<PorMove>* moves) { porMoves_ = moves; }
   void flush() {
     // A table that doubles allocates its new half at once: stop before, not after, the limit.
     if (const size_t grow = store_.growthBytes(pending_.size()); grow && !boundHit)
@@ -47,6 +68,7 @@ class InsertingSink final : public SuccessorSink {
       for (const Pending& p : pending_) store_.prefetchState(p.hash);
     for (size_t i = 0; i < pending_.size(); ++i) {
       if (boundHit) break;
+      if (!keep_.empty() && !keep_[i]) continue;  // dropped by the reduction
       const Pending& p = pending_[i];
       insert(std::string_view(bytes_).substr(p.at, p.size), p.hash,
              i < moves_.size() ? &moves_[i] : nullptr);
@@ -54,6 +76,8 @@ class InsertingSink final : public SuccessorSink {
     pending_.clear();
     bytes_.clear();
     moves_.clear();
+    keep_.clear();
+    if (porMoves_) porMoves_->clear();
   }
   void error(const FoundError& e) override {
     flush();  // the successors reported before the error count, as when inserted at once
@@ -97,19 +121,27 @@ class InsertingSink final : public SuccessorSink {
   std::vector<Pending> pending_;
   std::string bytes_;
   std::vector<Move> moves_;  // --dot: the moves of pending_, while the graph is recorded
+  std::vector<PorMove>* porMoves_ = nullptr;  // --por: the moves of pending_
+  std::vector<char> keep_;                    // --por: which of pending_ to insert
+  std::vector<ir::LocId> locations_;
 };
 
 // One expansion: the successors of a stored state, an error, or a deadlock.
 class ExplicitVisitor final : public SearchVisitor {
  public:
   ExplicitVisitor(TransitionSystem& sys, const StateStore& store, InsertingSink& sink,
-                  ExploreResult& res, bool deadlock)
-      : sys_(sys), store_(store), sink_(sink), res_(res), deadlock_(deadlock) {}
+                  ExploreResult& res, bool deadlock, PorReducer* por)
+      : sys_(sys), store_(store), sink_(sink), res_(res), deadlock_(deadlock), por_(por) {}
 
   void expand(const FrontierEntry& e) override {
     std::string_view state = store_.get(e.id);  // arena memory never moves
     sink_.from(e.id, e.depth);
     const bool moved = sys_.successors(state, sink_);
+    if (por_ && !sink_.err) {
+      if (expanded_.size() <= e.id) expanded_.resize(std::max<size_t>(e.id + 1, store_.size()));
+      expanded_[e.id] = true;
+      ++(sink_.reduce(*por_, sys_, state, expanded_) ? res_.porReduced : res_.porFull);
+    }
     sink_.flush();
     if (sink_.err) {
       res_.errorSource = e.id;
@@ -134,6 +166,8 @@ class ExplicitVisitor final : public SearchVisitor {
   InsertingSink& sink_;
   ExploreResult& res_;
   bool deadlock_;
+  PorReducer* por_;
+  std::vector<bool> expanded_;  // --por: by state id
 };
 
 }  // namespace
@@ -176,7 +210,13 @@ ExploreResult Explorer::run() {
     res.error = sink.err;
     return finish(Outcome::ErrorFound);
   }
-  ExplicitVisitor visitor(sys_, store_, sink, res, opts_.deadlock);
+  std::unique_ptr<PorReducer> por;
+  std::vector<PorMove> porMoves;
+  if (opts_.por) {
+    por = std::make_unique<PorReducer>(*opts_.por);
+    sink.recordPorMoves(&porMoves);
+  }
+  ExplicitVisitor visitor(sys_, store_, sink, res, opts_.deadlock, por.get());
   const DriveResult d = drive(*searcher, budget, progress, visitor);
   if (visitor.ended) {
     if (*visitor.ended == Outcome::ErrorFound) res.error = sink.err;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mc/search/budget.h"
+#include "mc/search/por_analysis.h"
 #include "mc/search/progress.h"
 #include "mc/search/searcher.h"
 #include "mc/search/state_store.h"
@@ -26,6 +27,8 @@ struct ExploreOptions {
   bool deadlock = false;
   Progress* progress = nullptr;  // null: no progress line
   size_t graphLimit = 0;  // record the state graph (and moves) up to this many states (--dot)
+  // Partial-order reduction (check --por): the analysis of the closed system; null: off.
+  const PorAnalysis* por = nullptr;
 };
 
 enum class Outcome { Exhausted, ErrorFound, Deadlock, Incomplete };
@@ -39,6 +42,8 @@ struct ExploreResult {
   StateStore::Memory storeMemory;
   uint64_t matched = 0;  // transitions to a state already stored (SPIN's "states, matched")
   uint64_t peakRssMb = 0;
+  // --por: expanded states whose successors were reduced, and those fully expanded.
+  uint64_t porReduced = 0, porFull = 0;
   std::optional<FoundError> error;  // ErrorFound
   // ErrorFound / Deadlock: the state the error was found from (its path via parent pointers);
   // kNoParent for an error in an initial state.

@@ -1,5 +1,7 @@
 #include "mc/search/generic_system.h"
 
+#include "mc/ir/edge_exprs.h"
+
 namespace tandem::search {
 
 // Follows a script of choice indices and records each choice point's domain size, so that every
@@ -315,7 +317,8 @@ void GenericSystem::expand(const exec::State& s, exec::ThreadId t, Move& move, u
 }
 
 bool GenericSystem::successors(std::string_view state, SuccessorSink& sink) {
-  exec::State s = codec_.decode(state);
+  last_ = codec_.decode(state);
+  const exec::State& s = last_;
   if (opts_.classIndex != ir::kNone && s.threads.size() == 1 && ev_.terminated(s, 0) &&
       s.threads[0].top().self != exec::kNoObject) {
     methodCalls(s, sink);
@@ -372,6 +375,18 @@ bool GenericSystem::allAtValidEnd(std::string_view state) {
   for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
     if (!ev_.validEnd(s, t)) return false;
   return true;
+}
+
+std::optional<bool> GenericSystem::guardConjunct(uint32_t t, ir::EdgeId e, uint32_t k) {
+  if (t >= last_.threads.size() || e >= p_.edges.size()) return std::nullopt;
+  const ir::Edge& edge = p_.edges[e];
+  if (edge.kind != ir::EdgeKind::Command) return std::nullopt;
+  conjuncts_.clear();
+  ir::conjuncts(edge.guard, conjuncts_);
+  if (k >= conjuncts_.size()) return std::nullopt;
+  auto v = ev_.eval(conjuncts_[k], last_, t);
+  if (!v.ok() || v.value().kind() != exec::ValueKind::Bool) return std::nullopt;
+  return v.value().asBool();
 }
 
 void GenericSystem::locations(std::string_view state, std::vector<ir::LocId>& out) {

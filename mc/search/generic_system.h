@@ -47,6 +47,7 @@ class GenericSystem final : public TransitionSystem {
   std::optional<FoundError> checkInvariants(std::string_view state) override;
   bool allAtValidEnd(std::string_view state) override;
   void locations(std::string_view state, std::vector<ir::LocId>& out) override;
+  std::optional<bool> guardConjunct(uint32_t t, ir::EdgeId e, uint32_t k) override;
 
   const StateCodec& codec() const { return codec_; }
   // Runs `move` from `state` (a replay); nullopt if it does not execute as recorded.
@@ -74,6 +75,8 @@ class GenericSystem final : public TransitionSystem {
   GenericOptions opts_;
   StateCodec codec_;
   std::string buf_;
+  exec::State last_;  // the state successors() expanded last (guardConjunct)
+  std::vector<ExprRef> conjuncts_;
 };
 
 }  // namespace tandem::search

@@ -112,6 +112,22 @@ void StateStore::prefetchState(uint64_t h) const {
   }
 }
 
+StateStore::Id StateStore::find(std::string_view s, uint64_t h) const {
+  for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const uint64_t e = table_[i];
+    if (e == 0) return kNoParent;
+    if (e >> 40 != h >> 40) continue;
+    const uint64_t pos = (e & kPosMask) - 1;
+    auto stored = bytesAt(pos);
+    if (stored.size() == s.size() &&
+        (s.empty() || std::memcmp(stored.data(), s.data(), s.size()) == 0)) {
+      Id id;
+      std::memcpy(&id, at(pos), sizeof id);
+      return id;
+    }
+  }
+}
+
 StateStore::Insert StateStore::insert(std::string_view s, Id parent, uint64_t h) {
   uint64_t tag = h >> 40;
   size_t i = h & mask_;

@@ -31,6 +31,8 @@ class StateStore {
   // Once the table slot is cached: prefetches the stored state the lookup will compare with.
   void prefetchState(uint64_t hash) const;
   Insert insert(std::string_view state, Id parent, uint64_t hash);
+  // The id of the stored state equal to `state`, or kNoParent (partial-order reduction's proviso).
+  Id find(std::string_view state, uint64_t hash) const;
   std::string_view get(Id id) const;
   Id parent(Id id) const { return parents_[id]; }
   size_t size() const { return parents_.size(); }

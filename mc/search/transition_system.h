@@ -67,6 +67,13 @@ class TransitionSystem {
   virtual bool allAtValidEnd(std::string_view state) = 0;
   // Locations of all threads, for coverage-guided search and reports.
   virtual void locations(std::string_view state, std::vector<ir::LocId>& out) = 0;
+  // Partial-order reduction (por_reducer.h), in the state last given to successors(): whether
+  // conjunct k (ir::conjuncts) of the guard of thread t's edge e holds; nullopt when not known
+  // (the reduction then assumes any conjunct may be the false one).
+  virtual std::optional<bool> guardConjunct(uint32_t t, ir::EdgeId e, uint32_t k) {
+    (void)t, (void)e, (void)k;
+    return std::nullopt;
+  }
 };
 
 }  // namespace tandem::search

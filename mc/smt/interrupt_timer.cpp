@@ -56,7 +56,9 @@ void InterruptTimer::run() {
     const uint64_t gen = generation_;
     const auto deadline = deadline_;
     const auto now = std::chrono::steady_clock::now();
-    const auto wake = poll_ ? std::min(deadline, now + std::chrono::milliseconds(20)) : deadline;
+    // 5 ms: a solver can allocate tens of MB between two looks at the memory limit; reading
+    // /proc/self/statm costs microseconds.
+    const auto wake = poll_ ? std::min(deadline, now + std::chrono::milliseconds(5)) : deadline;
     sleepUntil_ = wake;
     if (cv_.wait_until(lock, wake, [&] { return quit_ || generation_ != gen; })) continue;
     if (std::chrono::steady_clock::now() < deadline && !(poll_ && poll_())) continue;
