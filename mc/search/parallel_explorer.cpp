@@ -392,6 +392,9 @@ ExploreResult ParallelExplorer::run() {
       level.last = true;
       sync.arrive_and_wait();
     }
+    // The helpers read `sync` and `level` until they return: join them before both go.
+    for (auto& t : threads) t.join();
+    threads.clear();
   } else {
     bool othersStarted = n == 1;
     std::function<void()> startOthers = [&] {
