@@ -120,7 +120,7 @@ void statsText(std::ostream& os, const Report& r) {
        << "hash table: " << num(st["hash_slots"]) << " slots, load " << num(st["hash_load"]) << "\n"
        << "memory usage (MB):\n";
     if (r.extra.contains("store") && r.extra["store"] == "tree")  // --store tree's parts
-      os << std::setw(12) << mb(m["states"]) << " roots (the states, 8 bytes each)\n"
+      os << std::setw(12) << mb(m["states"]) << " roots (the states)\n"
          << std::setw(12) << mb(m["records"]) << " tree nodes\n"
          << std::setw(12) << mb(m["hash_table"]) << " node table\n";
     else

@@ -19,7 +19,11 @@ uint64_t mix(uint64_t x) {
 }
 
 uint64_t pairOf(uint32_t left, uint32_t right) { return uint64_t{left} | uint64_t{right} << 32; }
-size_t wordsOf(size_t length) { return std::max<size_t>(1, (length + 3) / 4); }
+// States of up to 8 bytes are their own root. Longer ones are padded to four words, so that both
+// halves of the root are nodes and it fits the compact table (a half of one distinct value costs
+// one node: padding a state of 3 words costs a node per value of its last word).
+constexpr size_t kShortState = 8;
+size_t wordsOf(size_t length) { return std::max<size_t>(4, (length + 3) / 4); }
 // The left half of a range of m > 1 leaves has (m + 1) / 2 of them.
 size_t middle(size_t lo, size_t hi) { return lo + (hi - lo + 1) / 2; }
 
@@ -54,8 +58,14 @@ TreeStore::Roots* TreeStore::roots(size_t length) {
   std::lock_guard lock(rootsMutex_);
   if (Roots* r = roots_[length].load(std::memory_order_acquire)) return r;
   auto made = std::make_unique<Roots>();
-  made->table = makeTable(12);
-  made->slots.store(made->table.size());
+  if (length > kShortState) {
+    made->compact = std::make_unique<CompactRootTable>(12);
+    made->slots.store(made->compact->slots());
+    made->idBits.store(made->compact->idBits());
+  } else {
+    made->plain = makeTable(12);
+    made->slots.store(made->plain.size());
+  }
   Roots* r = made.get();
   rootsMemory_.push_back(std::move(made));
   const size_t n = activeCount_.load(std::memory_order_relaxed);
@@ -122,35 +132,23 @@ VisitedSet::Insert TreeStore::insert(unsigned w, std::string_view s, uint64_t, S
   if (s.size() > kMaxLength)
     throw std::length_error("--store tree takes states of at most 4096 bytes");
   Worker& me = workers_[w];
-  const size_t n = wordsOf(s.size());
-  me.scratch.assign(n, 0);
-  if (!s.empty()) std::memcpy(me.scratch.data(), s.data(), s.size());
-  // The parent's tree is the one this worker decoded last (to expand it), if of the same size.
-  const bool reuse = parent == me.decoded && parent != kNoKey && parent.aux == s.size();
-  uint64_t pair = me.scratch[0];
-  if (n > 1) {
-    const size_t mid = middle(0, n);
-    pair = pairOf(ref(me, me.scratch.data(), 0, mid, 1, reuse),
-                  ref(me, me.scratch.data(), mid, n, mid, reuse));
-  }
   Roots& r = *roots(s.size());
-  const StateKey key{pair, static_cast<uint32_t>(s.size())};
+  StateKey key{0, static_cast<uint32_t>(s.size())};
   bool isNew = false;
-  if (pair == 0) {
-    isNew = !r.zero.exchange(true);
+  if (s.size() <= kShortState) {
+    if (!s.empty()) std::memcpy(&key.id, s.data(), s.size());
+    isNew = insertPlain(r, key.id);
   } else {
-    for (size_t i = r.table.home(mix(pair)), probes = 0;; i = (i + 1) & r.table.mask()) {
-      if (++probes > r.table.size()) throw std::length_error("the tree store's root table is full");
-      uint64_t e = r.table.slots.at(i).load(std::memory_order_acquire);
-      if (e == pair) break;
-      if (e == 0) {
-        if (r.table.slots.at(i).compare_exchange_strong(e, pair, std::memory_order_acq_rel)) {
-          isNew = true;
-          break;
-        }
-        if (e == pair) break;
-      }
-    }
+    const size_t n = wordsOf(s.size());
+    me.scratch.assign(n, 0);
+    std::memcpy(me.scratch.data(), s.data(), s.size());
+    // The parent's tree is the one this worker decoded last (to expand it), if of the same size.
+    const bool reuse = parent == me.decoded && parent != kNoKey && parent.aux == s.size();
+    const size_t mid = middle(0, n);
+    const uint32_t left = ref(me, me.scratch.data(), 0, mid, 1, reuse);
+    const uint32_t right = ref(me, me.scratch.data(), mid, n, mid, reuse);
+    key.id = pairOf(left, right);
+    isNew = r.compact->insert(left, right);
   }
   if (isNew) {
     me.states.store(me.states.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -161,6 +159,19 @@ VisitedSet::Insert TreeStore::insert(unsigned w, std::string_view s, uint64_t, S
     }
   }
   return {key, isNew};
+}
+
+bool TreeStore::insertPlain(Roots& r, uint64_t v) {
+  if (v == 0) return !r.zero.exchange(true);
+  for (size_t i = r.plain.home(mix(v)), probes = 0;; i = (i + 1) & r.plain.mask()) {
+    if (++probes > r.plain.size()) throw std::length_error("the tree store's root table is full");
+    uint64_t e = r.plain.slots.at(i).load(std::memory_order_acquire);
+    if (e == v) return false;
+    if (e == 0) {
+      if (r.plain.slots.at(i).compare_exchange_strong(e, v, std::memory_order_acq_rel)) return true;
+      if (e == v) return false;
+    }
+  }
 }
 
 void TreeStore::expand(Worker& me, uint32_t r, size_t lo, size_t hi, size_t pos) {
@@ -177,17 +188,17 @@ void TreeStore::expand(Worker& me, uint32_t r, size_t lo, size_t hi, size_t pos)
 
 std::string_view TreeStore::get(unsigned w, StateKey key) {
   Worker& me = workers_[w];
+  me.decoded = key;
+  if (key.aux <= kShortState) {
+    me.bytes.assign(reinterpret_cast<const char*>(&key.id), key.aux);
+    return me.bytes;
+  }
   const size_t n = wordsOf(key.aux);
   me.words.assign(n, 0);
   me.refs.assign(n, 0);
-  if (n == 1) {
-    me.words[0] = static_cast<uint32_t>(key.id);
-  } else {
-    const size_t mid = middle(0, n);
-    expand(me, static_cast<uint32_t>(key.id), 0, mid, 1);
-    expand(me, static_cast<uint32_t>(key.id >> 32), mid, n, mid);
-  }
-  me.decoded = key;
+  const size_t mid = middle(0, n);
+  expand(me, static_cast<uint32_t>(key.id), 0, mid, 1);
+  expand(me, static_cast<uint32_t>(key.id >> 32), mid, n, mid);
   me.bytes.assign(reinterpret_cast<const char*>(me.words.data()), key.aux);
   return me.bytes;
 }
@@ -197,12 +208,21 @@ bool TreeStore::due(double slack) const {
   if (static_cast<double>(nextNode_.load(std::memory_order_relaxed)) >
       std::min(kNodesGrowAt * slack, 0.99) * static_cast<double>(nodeSlots_.load()))
     return true;
+  const auto nodes = static_cast<double>(nextNode_.load(std::memory_order_relaxed));
+  const double at = std::min(kRootsGrowAt * slack, 0.99);
   bool any = false;
-  forEachRoots([&](const Roots& r) {
-    any = any || static_cast<double>(r.count.load(std::memory_order_relaxed) + unpublished) >
-                     std::min(kRootsGrowAt * slack, 0.99) * static_cast<double>(r.slots.load());
-  });
+  forEachRoots([&](const Roots& r) { any = any || rootsDue(r, unpublished, nodes, at); });
   return any;
+}
+
+// Past the load, or the node ids near the width it keeps compactly: wider ids
+// would go to its overflow.
+bool TreeStore::rootsDue(const Roots& r, uint64_t unpublished, double nodes, double at) {
+  const auto slots = static_cast<double>(r.slots.load(std::memory_order_acquire));
+  if (static_cast<double>(r.count.load(std::memory_order_relaxed) + unpublished) > at * slots)
+    return true;
+  const unsigned idBits = r.idBits.load(std::memory_order_acquire);
+  return idBits < 32 && nodes > at * static_cast<double>(uint64_t{1} << idBits);
 }
 
 bool TreeStore::enter(unsigned w, const MayAllocate& may) {
@@ -219,7 +239,9 @@ bool TreeStore::enter(unsigned w, const MayAllocate& may) {
 bool TreeStore::growIfDue(unsigned w, const MayAllocate& may) {
   if (!due(1)) return !full();
   size_t bytes = nodeSlots_.load() * 2 * sizeof(uint64_t);  // at most: every table doubles
-  forEachRoots([&](const Roots& r) { bytes += r.slots.load() * 2 * sizeof(uint64_t); });
+  forEachRoots([&](const Roots& r) {
+    bytes += r.slots.load() * 2 * (r.compact ? sizeof(uint32_t) : sizeof(uint64_t));
+  });
   return grow(w, may(bytes));
 }
 
@@ -258,12 +280,18 @@ bool TreeStore::grow(unsigned self, bool allowed) {
     doubled(nodeIndex_, [](uint64_t e) { return e & ~uint64_t{0xffffffffu}; });  // the tag
   nodeSlots_.store(nodeIndex_.size());
   const uint64_t unpublished = kCountStep * workers_.size();
+  const auto nodes = static_cast<double>(nextNode_.load());
   for (size_t i = 0, n = activeCount_.load(); i < n; ++i) {
     Roots& r = *active_[i].load();
-    if (static_cast<double>(r.count.load() + unpublished) >
-        kRootsGrowAt * static_cast<double>(r.table.size()))
-      doubled(r.table, mix);
-    r.slots.store(r.table.size());
+    if (!rootsDue(r, unpublished, nodes, kRootsGrowAt)) continue;
+    if (r.compact) {
+      r.compact->doubleSize();
+      r.slots.store(r.compact->slots(), std::memory_order_release);
+      r.idBits.store(r.compact->idBits(), std::memory_order_release);
+    } else {
+      doubled(r.plain, mix);
+      r.slots.store(r.plain.size(), std::memory_order_release);
+    }
   }
   gate_.release();
   return true;
@@ -277,9 +305,9 @@ uint64_t TreeStore::size() const {
 
 StateStore::Memory TreeStore::memory() const {
   StateStore::Memory m;
-  forEachRoots([&](const Roots& r) {
-    m.stateBytes += r.table.size() * sizeof(uint64_t);  // the roots are the states
-    m.tableSlots += r.table.size();
+  forEachRoots([&](const Roots& r) {  // the roots are the states
+    m.stateBytes += r.compact ? r.compact->memoryBytes() : r.plain.size() * sizeof(uint64_t);
+    m.tableSlots += r.slots.load();
   });
   m.recordBytes = nodes() * sizeof(uint64_t);  // the nodes
   for (const Worker& w : workers_) m.encodedBytes += w.encodedBytes;

@@ -2,11 +2,12 @@
 // recursive state compression for free", SPIN 2011). A state of n 32-bit words is the root of a
 // binary tree whose leaves are the words; every inner node is a pair of its children (a word or
 // the id of a node), stored once in a shared table of pairs, so states that share a half share
-// its node. A state is stored as its root pair alone (8 bytes in a table of roots, one table per
-// state length); a successor that changes a word or two makes one or two new nodes at most, and
-// the nodes of its parent are reused without a lookup (the parent's tree is at hand: the worker
-// has just decoded it to expand it). The store is lossless and keeps no parent pointers (the
-// depth-first explorer keeps the path to each state instead), so it serves dfs only.
+// its node. A state is stored as its root pair alone, in 4 bytes of a compact table of roots, one
+// table per state length (compact_root_table.h; states of up to 8 bytes, 8 bytes); a successor that
+// changes a word or two makes one or two new nodes at most, and the nodes of its parent are reused
+// without a lookup (the parent's tree is at hand: the worker has just decoded it to expand it). The
+// store is lossless and keeps no parent pointers (the depth-first explorer keeps the path to each
+// state instead), so it serves dfs only.
 //
 // Every table is lock-free (find-or-put by compare-and-swap) and grows by doubling behind the
 // GrowthGate, releasing the old table's pages as it reads them (WordArray).
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "mc/search/compact_root_table.h"
 #include "mc/search/growth_gate.h"
 #include "mc/search/visited_set.h"
 #include "mc/search/word_array.h"
@@ -57,12 +59,15 @@ class TreeStore final : public VisitedSet {
     size_t home(uint64_t hash) const { return hash >> (64 - bits); }
   };
   static Table makeTable(unsigned bits);
-  // The roots of the states of one length, and how many there are.
+  // The roots of the states of one length, and how many there are. A state of up to 8 bytes is
+  // its own root, kept whole; a longer one's root is a pair of node ids, kept compactly.
   struct Roots {
-    Table table;                     // replaced only inside the gate
-    std::atomic<size_t> slots{0};    // table.size(), for readers outside the gate
-    std::atomic<uint64_t> count{0};  // published in steps by the workers
-    std::atomic<bool> zero{false};   // the root pair 0 (it cannot sit in a slot: 0 is empty)
+    std::unique_ptr<CompactRootTable> compact;  // longer states; doubled only inside the gate
+    Table plain;                                // short states; replaced only inside the gate
+    std::atomic<bool> zero{false};     // plain: the root 0 (it cannot sit in a slot: 0 is empty)
+    std::atomic<size_t> slots{0};      // the table's slots, for readers outside the gate
+    std::atomic<unsigned> idBits{32};  // compact->idBits(), likewise
+    std::atomic<uint64_t> count{0};    // published in steps by the workers
   };
   struct alignas(64) Worker {
     std::atomic<uint64_t> states{0};    // written by its worker only
@@ -86,7 +91,10 @@ class TreeStore final : public VisitedSet {
   uint32_t findOrPutNode(uint64_t pair);
   uint64_t nodeContent(uint32_t id) const;
   void expand(Worker& me, uint32_t r, size_t lo, size_t hi, size_t pos);
-  bool due(double slack) const;  // a table is past its growth load (times `slack`)
+  bool due(double slack) const;
+  static bool insertPlain(Roots& r, uint64_t root);
+  static bool rootsDue(const Roots& r, uint64_t unpublished, double nodes,
+                       double at);  // a table is past its growth load (times `slack`)
   template <typename F>
   void forEachRoots(F&& f) const {
     const size_t n = activeCount_.load(std::memory_order_acquire);

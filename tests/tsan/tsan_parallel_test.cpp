@@ -2,6 +2,7 @@
 // the workers (the lock-free table, its growth, work sharing, the bfs barriers, the first error,
 // the bounds) is a test failure. A synthetic system keeps this build small: three counters
 // 0..kMax-1 that each thread steps up and wraps round, so the graph has diamonds and cycles.
+// They lie apart in a 12-byte state, so that the tree store makes nodes and compact roots.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
@@ -15,21 +16,24 @@
 namespace tandem::search {
 namespace {
 
-constexpr int kMax = 30;  // 27,000 states, 81,000 transitions
+constexpr int kMax = 30;                             // 27,000 states, 81,000 transitions
+constexpr size_t kAt[3] = {0, 5, 10}, kLength = 12;  // where the counters lie in the state
 
 class Counters final : public TransitionSystem {
  public:
   explicit Counters(bool failAtTop) : failAtTop_(failAtTop) {}
   std::string name() const override { return "counters"; }
-  void initialStates(SuccessorSink& sink) override { sink.successor(std::string(3, '\0'), {}); }
+  void initialStates(SuccessorSink& sink) override {
+    sink.successor(std::string(kLength, '\0'), {});
+  }
   bool successors(std::string_view state, SuccessorSink& sink) override {
     std::string next(state);
     for (uint32_t t = 0; t < 3; ++t) {
       next = state;
-      next[t] = static_cast<char>((state[t] + 1) % kMax);
+      next[kAt[t]] = static_cast<char>((state[kAt[t]] + 1) % kMax);
       Move m;
       m.thread = t;
-      if (failAtTop_ && next == std::string(3, static_cast<char>(kMax - 1))) {
+      if (failAtTop_ && next[0] == kMax - 1 && next[5] == kMax - 1 && next[10] == kMax - 1) {
         FoundError e;
         e.message = "all counters at the top";
         e.move = m;
@@ -93,10 +97,10 @@ TEST_CASE("tsan: the first error stops every worker, and its path is a path") {
     const ExploreResult r = explore(2, s, true, {}, &path, nullptr, store);
     REQUIRE(r.outcome == Outcome::ErrorFound);
     REQUIRE(!path.empty());
-    CHECK(path.front() == std::string(3, '\0'));
+    CHECK(path.front() == std::string(kLength, '\0'));
     for (size_t i = 0; i + 1 < path.size(); ++i) {
       int changed = 0;
-      for (int t = 0; t < 3; ++t) changed += path[i][t] != path[i + 1][t];
+      for (int t = 0; t < 3; ++t) changed += path[i][kAt[t]] != path[i + 1][kAt[t]];
       CHECK(changed == 1);
     }
     if (s == Strategy::Bfs) CHECK(path.size() == 3 * (kMax - 1));  // the shortest way up
