@@ -54,7 +54,7 @@ class Run:
         self.cpu, self.wall, self.maxrss_kb, self.timed_out = cpu, wall, maxrss_kb, timed_out
 
 
-def run(cmd, cwd, timeout=None, stdout_path=None):
+def run(cmd, cwd, timeout=None, stdout_path=None, env=None):
     """Runs cmd to completion. CPU = RUSAGE_CHILDREN delta (the child and every descendant it
     waited for, e.g. gcc's cc1 and as); peak RSS from wait4 on this one child."""
     with tempfile.TemporaryFile() as fout, tempfile.TemporaryFile() as ferr:
@@ -62,7 +62,7 @@ def run(cmd, cwd, timeout=None, stdout_path=None):
         try:
             cpu0, t0 = children_cpu(), time.perf_counter()
             p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out_target,
-                                 stderr=ferr)
+                                 stderr=ferr, env=env)
             timed_out = False
             while True:
                 pid, status, ru = os.wait4(p.pid, os.WNOHANG)

@@ -77,7 +77,8 @@ def run_spin(args, dve, tmp, reduce, expected_states):
     # "transitions" line switches to 1.0e+08 notation on large graphs)
     fired = pan["stored"] + pan["matched"] - 1 if pan["stored"] is not None and \
         pan["matched"] is not None else None
-    res.update({"cpu_s": r.cpu, "states": pan["stored"], "transitions": fired})
+    res.update({"cpu_s": r.cpu, "wall_s": r.wall, "maxrss_kb": r.maxrss_kb,
+                "states": pan["stored"], "transitions": fired})
     if pan["stored"] is None or pan["out_of_memory"]:
         res["error"] = f"pan failed (exit {r.rc}): {r.out.strip()[-200:]}"
     return res
