@@ -47,6 +47,28 @@ class GrowthGate {
   }
   void release() { growing_.store(false, std::memory_order_seq_cst); }
 
+  // The growth protocol of a store: take the gate (or wait for the growth another worker runs),
+  // check that growing is still due, refuse by marking the store `full` when the allocation is
+  // not `allowed`, else wait until every other worker is outside and run `body`. Returns whether
+  // the store can take more (not full).
+  template <typename Due, typename Body>
+  bool grow(unsigned self, bool allowed, std::atomic<bool>& full, Due&& due, Body&& body) {
+    if (!acquire()) return !full.load(std::memory_order_acquire);
+    if (!due() || full.load(std::memory_order_acquire)) {  // grown meanwhile, or full
+      release();
+      return !full.load(std::memory_order_acquire);
+    }
+    if (!allowed) {
+      full.store(true, std::memory_order_release);
+      release();
+      return false;
+    }
+    drain(self);
+    body();
+    release();
+    return true;
+  }
+
   static void pause(unsigned& rounds) {
     if (++rounds >= 64) std::this_thread::yield();
   }

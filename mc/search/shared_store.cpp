@@ -36,20 +36,11 @@ constexpr size_t kParentBytes = 5;  // a record: parent (5 bytes), length (varin
 
 }  // namespace
 
-SharedStateStore::Table SharedStateStore::makeTable(unsigned bits) {
-  Table t;
-  t.bits = bits;
-  t.size = size_t{1} << bits;
-  t.mask = t.size - 1;
-  t.slots = WordArray(t.size);
-  return t;
-}
-
 SharedStateStore::SharedStateStore(unsigned workers)
     : workers_(workers), chunks_(new std::atomic<char*>[kMaxChunks]), gate_(workers) {
   for (unsigned i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);
-  table_ = makeTable(16);
-  slotCount_.store(table_.size, std::memory_order_release);
+  table_ = TopBitsTable(16);
+  slotCount_.store(table_.size(), std::memory_order_release);
 }
 
 SharedStateStore::~SharedStateStore() {
@@ -67,7 +58,7 @@ void SharedStateStore::prefetch(uint64_t hash) const {
 
 void SharedStateStore::prefetchState(uint64_t hash) const {
   const uint64_t tag = hash >> kPosBits;
-  for (size_t i = table_.home(hash);; i = (i + 1) & table_.mask) {
+  for (size_t i = table_.home(hash);; i = (i + 1) & table_.mask()) {
     const uint64_t e = table_.slots.at(i).load(std::memory_order_acquire);
     if (e == 0) return;
     if (e >> kPosBits == tag) {
@@ -141,8 +132,8 @@ VisitedSet::Insert SharedStateStore::insert(unsigned w, std::string_view s, uint
   Worker& me = workers_[w];
   const uint64_t tag = hash >> kPosBits;
   Ref mine = kNoParent;  // this worker's unpublished record of `s`, once written
-  for (size_t i = table_.home(hash), probes = 0;; i = (i + 1) & table_.mask) {
-    if (++probes > table_.size) throw std::length_error("the state store's table is full");
+  for (size_t i = table_.home(hash), probes = 0;; i = (i + 1) & table_.mask()) {
+    if (++probes > table_.size()) throw std::length_error("the state store's table is full");
     uint64_t e = table_.slots.at(i).load(std::memory_order_acquire);
     if (e == 0) {
       if (mine == kNoParent) mine = writeRecord(me, s, parent);
@@ -162,41 +153,16 @@ VisitedSet::Insert SharedStateStore::insert(unsigned w, std::string_view s, uint
 }
 
 bool SharedStateStore::grow(unsigned self, bool allowed) {
-  if (!gate_.acquire()) return !full();
-  if (!growthDue(kGrowAt) || full()) {  // another worker grew it meanwhile, or it is full
-    gate_.release();
-    return !full();
-  }
-  if (!allowed) {
-    full_.store(true, std::memory_order_release);
-    gate_.release();
-    return false;
-  }
-  gate_.drain(self);
-  // Nobody is inside: move every word to its home in a table twice the size. Up to 2^28 slots
-  // the home is in the word's tag; beyond, the record's hash is computed again. Slot i goes to
-  // about 2i, so the old table's pages are released as they are read (WordArray).
-  Table bigger = makeTable(table_.bits + 1);
-  constexpr size_t kStep = size_t{1} << 18;  // 2 MiB of words
-  for (size_t from = 0; from < table_.size; from += kStep) {
-    const size_t to = std::min(table_.size, from + kStep);
-    for (size_t i = from; i < to; ++i) {
-      const uint64_t e = table_.slots.data()[i];
-      if (e == 0) continue;
-      uint64_t h = e;  // the tag's bits are the hash's top bits
-      if (bigger.bits > kTagBits) h = StateStore::hash(get((e & kNoParent) - 1));
-      for (size_t j = bigger.home(h);; j = (j + 1) & bigger.mask)
-        if (bigger.slots.data()[j] == 0) {
-          bigger.slots.data()[j] = e;
-          break;
-        }
-    }
-    table_.slots.release(from, to);
-  }
-  table_ = std::move(bigger);
-  slotCount_.store(table_.size, std::memory_order_release);
-  gate_.release();
-  return true;
+  return gate_.grow(
+      self, allowed, full_, [&] { return growthDue(kGrowAt); },
+      [&] {
+        // Up to 2^28 slots the home is in the word's tag (the hash's top bits); beyond, the
+        // record's hash is computed again.
+        const bool tagEnough = table_.bits + 1 <= kTagBits;
+        table_.doubleSize(
+            [&](uint64_t e) { return tagEnough ? e : StateStore::hash(get((e & kNoParent) - 1)); });
+        slotCount_.store(table_.size(), std::memory_order_release);
+      });
 }
 
 uint64_t SharedStateStore::size() const {
@@ -216,15 +182,15 @@ StateStore::Memory SharedStateStore::memory() const {
   const uint64_t n = size();
   m.recordBytes -= n * kParentBytes;
   m.parentBytes = n * kParentBytes;
-  m.tableBytes = table_.size * sizeof(uint64_t);
-  m.tableSlots = table_.size;
+  m.tableBytes = table_.size() * sizeof(uint64_t);
+  m.tableSlots = table_.size();
   return m;
 }
 
 size_t SharedStateStore::memoryBytes() const {
   size_t arena = 0;
   for (const Worker& w : workers_) arena += w.arenaBytes;
-  return arena + table_.size * sizeof(uint64_t) + kMaxChunks * sizeof(char*);
+  return arena + table_.size() * sizeof(uint64_t) + kMaxChunks * sizeof(char*);
 }
 
 }  // namespace tandem::search

@@ -22,6 +22,7 @@
 
 #include "mc/search/growth_gate.h"
 #include "mc/search/state_store.h"
+#include "mc/search/top_bits_table.h"
 #include "mc/search/visited_set.h"
 #include "mc/search/word_array.h"
 
@@ -90,13 +91,6 @@ class SharedStateStore final : public VisitedSet {
     uint32_t chunk = 0;  // the chunk it writes to (0: none yet; chunk ids start at 1)
     size_t used = 0, cap = 0;
   };
-  struct Table {
-    WordArray slots;
-    size_t size = 0, mask = 0;
-    unsigned bits = 0;
-    size_t home(uint64_t hash) const { return hash >> (64 - bits); }
-  };
-  static Table makeTable(unsigned bits);
   bool growthDue(double load) const {
     return static_cast<double>(approxStates_.load(std::memory_order_relaxed) +
                                kCountStep * workers_.size()) >
@@ -118,7 +112,7 @@ class SharedStateStore final : public VisitedSet {
 
   std::unique_ptr<std::atomic<char*>[]> chunks_;  // directory of arena chunks
   std::atomic<uint32_t> nextChunk_{1};
-  Table table_;                       // replaced only while no worker is inside enter/leave
+  TopBitsTable table_;                // replaced only while no worker is inside enter/leave
   std::atomic<size_t> slotCount_{0};  // table_.size, for readers outside enter/leave
   GrowthGate gate_;
   std::atomic<uint64_t> approxStates_{0};  // for the growth trigger, updated in steps

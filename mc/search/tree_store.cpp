@@ -31,18 +31,11 @@ size_t middle(size_t lo, size_t hi) { return lo + (hi - lo + 1) / 2; }
 
 const char* storeKindName(StoreKind k) { return k == StoreKind::Tree ? "tree" : "exact"; }
 
-TreeStore::Table TreeStore::makeTable(unsigned bits) {
-  Table t;
-  t.bits = bits;
-  t.slots = WordArray(size_t{1} << bits);
-  return t;
-}
-
 TreeStore::TreeStore(unsigned workers)
     : workers_(workers),
       gate_(workers),
       segments_(new std::atomic<uint64_t*>[kMaxSegments]),
-      nodeIndex_(makeTable(16)),
+      nodeIndex_(16),
       roots_(new std::atomic<Roots*>[kMaxLength + 1]),
       active_(new std::atomic<Roots*>[kMaxLength + 1]) {
   for (unsigned i = 0; i < kMaxSegments; ++i) segments_[i].store(nullptr);
@@ -63,7 +56,7 @@ TreeStore::Roots* TreeStore::roots(size_t length) {
     made->slots.store(made->compact->slots());
     made->idBits.store(made->compact->idBits());
   } else {
-    made->plain = makeTable(12);
+    made->plain = TopBitsTable(12);
     made->slots.store(made->plain.size());
   }
   Roots* r = made.get();
@@ -246,55 +239,28 @@ bool TreeStore::growIfDue(unsigned w, const MayAllocate& may) {
 }
 
 bool TreeStore::grow(unsigned self, bool allowed) {
-  if (!gate_.acquire()) return !full();
-  if (!due(1) || full()) {
-    gate_.release();
-    return !full();
-  }
-  if (!allowed) {
-    full_.store(true, std::memory_order_release);
-    gate_.release();
-    return false;
-  }
-  gate_.drain(self);
-  // Nobody is inside. A table's slot i goes to about 2i: its pages are released as read.
-  auto doubled = [](Table& t, auto&& hashOf) {
-    Table bigger = makeTable(t.bits + 1);
-    constexpr size_t kStep = size_t{1} << 18;
-    for (size_t from = 0; from < t.size(); from += kStep) {
-      const size_t to = std::min(t.size(), from + kStep);
-      for (size_t i = from; i < to; ++i) {
-        const uint64_t e = t.slots.data()[i];
-        if (e == 0) continue;
-        for (size_t j = bigger.home(hashOf(e));; j = (j + 1) & bigger.mask())
-          if (bigger.slots.data()[j] == 0) {
-            bigger.slots.data()[j] = e;
-            break;
+  return gate_.grow(
+      self, allowed, full_, [&] { return due(1); },
+      [&] {
+        if (static_cast<double>(nextNode_.load()) >
+            kNodesGrowAt * static_cast<double>(nodeIndex_.size()))
+          nodeIndex_.doubleSize([](uint64_t e) { return e & ~uint64_t{0xffffffffu}; });  // the tag
+        nodeSlots_.store(nodeIndex_.size());
+        const uint64_t unpublished = kCountStep * workers_.size();
+        const auto nodes = static_cast<double>(nextNode_.load());
+        for (size_t i = 0, n = activeCount_.load(); i < n; ++i) {
+          Roots& r = *active_[i].load();
+          if (!rootsDue(r, unpublished, nodes, kRootsGrowAt)) continue;
+          if (r.compact) {
+            r.compact->doubleSize();
+            r.slots.store(r.compact->slots(), std::memory_order_release);
+            r.idBits.store(r.compact->idBits(), std::memory_order_release);
+          } else {
+            r.plain.doubleSize(mix);
+            r.slots.store(r.plain.size(), std::memory_order_release);
           }
-      }
-      t.slots.release(from, to);
-    }
-    t = std::move(bigger);
-  };
-  if (static_cast<double>(nextNode_.load()) > kNodesGrowAt * static_cast<double>(nodeIndex_.size()))
-    doubled(nodeIndex_, [](uint64_t e) { return e & ~uint64_t{0xffffffffu}; });  // the tag
-  nodeSlots_.store(nodeIndex_.size());
-  const uint64_t unpublished = kCountStep * workers_.size();
-  const auto nodes = static_cast<double>(nextNode_.load());
-  for (size_t i = 0, n = activeCount_.load(); i < n; ++i) {
-    Roots& r = *active_[i].load();
-    if (!rootsDue(r, unpublished, nodes, kRootsGrowAt)) continue;
-    if (r.compact) {
-      r.compact->doubleSize();
-      r.slots.store(r.compact->slots(), std::memory_order_release);
-      r.idBits.store(r.compact->idBits(), std::memory_order_release);
-    } else {
-      doubled(r.plain, mix);
-      r.slots.store(r.plain.size(), std::memory_order_release);
-    }
-  }
-  gate_.release();
-  return true;
+        }
+      });
 }
 
 uint64_t TreeStore::size() const {

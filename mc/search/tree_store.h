@@ -21,6 +21,7 @@
 
 #include "mc/search/compact_root_table.h"
 #include "mc/search/growth_gate.h"
+#include "mc/search/top_bits_table.h"
 #include "mc/search/visited_set.h"
 #include "mc/search/word_array.h"
 
@@ -50,20 +51,11 @@ class TreeStore final : public VisitedSet {
   static constexpr size_t kMaxLength = 4096;  // bytes of the longest state it takes
 
  private:
-  // An open-addressing table of 64-bit words, slot = top bits of the word's hash.
-  struct Table {
-    WordArray slots;
-    unsigned bits = 0;
-    size_t size() const { return slots.size(); }
-    size_t mask() const { return slots.size() - 1; }
-    size_t home(uint64_t hash) const { return hash >> (64 - bits); }
-  };
-  static Table makeTable(unsigned bits);
   // The roots of the states of one length, and how many there are. A state of up to 8 bytes is
   // its own root, kept whole; a longer one's root is a pair of node ids, kept compactly.
   struct Roots {
     std::unique_ptr<CompactRootTable> compact;  // longer states; doubled only inside the gate
-    Table plain;                                // short states; replaced only inside the gate
+    TopBitsTable plain;                         // short states; replaced only inside the gate
     std::atomic<bool> zero{false};     // plain: the root 0 (it cannot sit in a slot: 0 is empty)
     std::atomic<size_t> slots{0};      // the table's slots, for readers outside the gate
     std::atomic<unsigned> idBits{32};  // compact->idBits(), likewise
@@ -111,7 +103,7 @@ class TreeStore final : public VisitedSet {
   std::vector<WordArray> segmentMemory_;  // owned; guarded by segmentMutex_
   std::mutex segmentMutex_;
   std::atomic<uint32_t> nextNode_{0};
-  Table nodeIndex_;                   // replaced only inside the gate
+  TopBitsTable nodeIndex_;            // replaced only inside the gate
   std::atomic<size_t> nodeSlots_{0};  // nodeIndex_.size(), for readers outside it
   // Roots by state length (bytes), made under rootsMutex_: each pointer is set once, and the
   // lengths in use are listed in active_[0, activeCount_).
