@@ -18,6 +18,7 @@
 #include "mc/search/compiled_system.h"
 #include "mc/search/explorer.h"
 #include "mc/search/trace.h"
+#include "tests/unit/dve_load.h"
 
 namespace tandem::search {
 namespace {
@@ -42,24 +43,7 @@ std::unique_ptr<ir::Program> loadTdm(const std::string& name, const std::string&
   return p;
 }
 
-// A DVE model with extra invariants in expression syntax (as `--invariant`); null when the
-// importer does not support it.
-std::unique_ptr<ir::Program> loadDve(const std::string& name, const std::string& text,
-                                     const std::vector<std::string>& invariants = {}) {
-  SourceFile file(name, text);
-  Diagnostics d(&file);
-  auto p = importDve(file, d);
-  if (!p) return nullptr;
-  for (const auto& inv : invariants) {
-    SourceFile src("--invariant", inv);
-    Diagnostics di(&src);
-    auto e = parseExpression(src, di);
-    ExprRef x = e ? resolveGlobalCondition(*e, *p, di, "--invariant") : nullptr;
-    REQUIRE(x);
-    p->invariants.push_back({"--invariant", x, {}});
-  }
-  return p;
-}
+using test::loadDve;
 
 struct Compared {
   ExploreResult res;

@@ -15,15 +15,13 @@
 #include <thread>
 #include <vector>
 
-#include "mc/cli/cli.h"
-#include "mc/dve/import.h"
 #include "mc/exec/evaluator.h"
-#include "mc/ir/resolve_expr.h"
-#include "mc/lang/parser.h"
 #include "mc/search/compiled_system.h"
 #include "mc/search/parallel_explorer.h"
 #include "mc/search/shared_store.h"
 #include "mc/search/trace.h"
+#include "tests/unit/cli_run.h"
+#include "tests/unit/dve_load.h"
 
 namespace tandem::search {
 namespace {
@@ -35,28 +33,14 @@ std::string beemPath(const std::string& name) {
   return std::string(TANDEM_SHARED_DIR) + "/external/beem/dve/" + name;
 }
 
-// A DVE model (from a file or text) with extra invariants, as --invariant gives them.
-std::unique_ptr<ir::Program> loadDve(const std::string& name, const std::string& text,
-                                     const std::vector<std::string>& invariants = {}) {
-  SourceFile file(name, text);
-  Diagnostics d(&file);
-  auto p = importDve(file, d);
-  REQUIRE(p);
-  for (const auto& inv : invariants) {
-    SourceFile src("--invariant", inv);
-    Diagnostics di(&src);
-    auto e = parseExpression(src, di);
-    ExprRef x = e ? resolveGlobalCondition(*e, *p, di, "--invariant") : nullptr;
-    REQUIRE(x);
-    p->invariants.push_back({"--invariant", x, {}});
-  }
-  return p;
-}
+using test::loadDve;
 std::unique_ptr<ir::Program> loadBeem(const std::string& name) {
   std::ifstream in(beemPath(name));
   std::stringstream ss;
   ss << in.rdbuf();
-  return loadDve(name, ss.str());
+  auto p = loadDve(name, ss.str());
+  REQUIRE(p);
+  return p;
 }
 
 // Counters x[0..2] that each process raises to 6; no process can move at the end (a deadlock
@@ -141,6 +125,7 @@ TEST_CASE("parallel search: the sequential counts on BEEM instances, dfs and bfs
 
 TEST_CASE("parallel search: invariant violations and deadlocks, with traces that replay") {
   auto inv = loadDve("counters.dve", kCounters, {"x[0] + x[1] + x[2] < 14"});
+  REQUIRE(inv);
   for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
     CAPTURE(strategyName(s));
     const Explored seq = explore(*inv, 0, s);
@@ -154,6 +139,7 @@ TEST_CASE("parallel search: invariant violations and deadlocks, with traces that
     if (s == Strategy::Bfs) CHECK(par.trace.steps.size() == 14);
   }
   auto dead = loadDve("counters.dve", kCounters);
+  REQUIRE(dead);
   for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
     const Explored par = explore(*dead, 2, s, {}, /*deadlock=*/true);
     REQUIRE(par.res.outcome == Outcome::Deadlock);
@@ -191,6 +177,7 @@ TEST_CASE("parallel search: bounds and interrupts end it with the sequential rea
 
 TEST_CASE("parallel search: a run that ends before the work is shared is the sequential one") {
   auto p = loadDve("counters.dve", kCounters, {"x[0] + x[1] + x[2] < 14"});
+  REQUIRE(p);
   exec::NativeRegistry natives;
   exec::Evaluator ev(*p, natives);
   for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
@@ -288,6 +275,7 @@ TEST_CASE("tree store: the exact counts, dfs, with 1 to 3 workers, in less memor
     }
   }
   auto wide = loadDve("wide.dve", kWide);
+  REQUIRE(wide);
   const Explored tree = explore(*wide, 2, Strategy::Dfs, {}, false, nullptr, StoreKind::Tree);
   CHECK(tree.res.states == 201 * 201);
   CHECK(tree.res.transitions == 2 * 200 * 201);
@@ -295,6 +283,7 @@ TEST_CASE("tree store: the exact counts, dfs, with 1 to 3 workers, in less memor
 
 TEST_CASE("tree store: errors and deadlocks with a trace from the kept paths") {
   auto inv = loadDve("counters.dve", kCounters, {"x[0] + x[1] + x[2] < 14"});
+  REQUIRE(inv);
   for (unsigned threads : {1u, 2u}) {
     const Explored par = explore(*inv, threads, Strategy::Dfs, {}, false, nullptr, StoreKind::Tree);
     REQUIRE(par.res.outcome == Outcome::ErrorFound);
@@ -303,36 +292,19 @@ TEST_CASE("tree store: errors and deadlocks with a trace from the kept paths") {
     CHECK(par.trace.steps.size() >= 14);
   }
   auto dead = loadDve("counters.dve", kCounters);
+  REQUIRE(dead);
   const Explored d = explore(*dead, 2, Strategy::Dfs, {}, true, nullptr, StoreKind::Tree);
   REQUIRE(d.res.outcome == Outcome::Deadlock);
   CHECK(d.trace.replayed);
   CHECK(d.trace.steps.size() == 18);
 }
 
-namespace {
-struct CliResult {
-  int rc = -1;
-  std::string out, err;
-  json report;
-};
-CliResult runCli(std::vector<std::string> args) {
-  args.insert(args.begin(), "tandem");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  std::ostringstream o, e;
-  CliResult r;
-  r.rc = cli::run(static_cast<int>(argv.size()), argv.data(), o, e);
-  r.out = o.str();
-  r.err = e.str();
-  r.report = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
-  return r;
-}
-}  // namespace
+using test::runTandem;
 
 TEST_CASE("check --threads: the counts of one thread, and where it does not apply") {
   const std::string model = beemPath("bakery.4.dve");
-  auto one = runCli({"check", model, "--threads", "1", "--no-deadlock", "--json", "--quiet"});
-  auto two = runCli({"check", model, "--threads", "2", "--no-deadlock", "--json", "--quiet"});
+  auto one = runTandem({"check", model, "--threads", "1", "--no-deadlock", "--json", "--quiet"});
+  auto two = runTandem({"check", model, "--threads", "2", "--no-deadlock", "--json", "--quiet"});
   REQUIRE(one.rc == 0);
   REQUIRE(two.rc == 0);
   CHECK(one.report["stats"]["threads"] == 1);
@@ -346,7 +318,7 @@ TEST_CASE("check --threads: the counts of one thread, and where it does not appl
                                        {"--threads", "0"}}) {
     std::vector<std::string> args = {"check", tdm, "--threads", "2"};
     args.insert(args.end(), bad.begin(), bad.end());
-    auto r = runCli(args);
+    auto r = runTandem(args);
     CAPTURE(bad.front());
     CHECK(r.rc == 2);
   }
@@ -361,9 +333,9 @@ TEST_CASE("check --threads: the counts of one thread, and where it does not appl
     std::vector<std::string> args = {"check", counter};
     args.insert(args.end(), bad.begin(), bad.end());
     CAPTURE(bad[1]);
-    CHECK(runCli(args).rc == 2);
+    CHECK(runTandem(args).rc == 2);
   }
-  auto tree = runCli({"check", model, "--store", "tree", "--no-deadlock", "--json", "--quiet"});
+  auto tree = runTandem({"check", model, "--store", "tree", "--no-deadlock", "--json", "--quiet"});
   REQUIRE(tree.rc == 0);
   CHECK(tree.report["store"] == "tree");
   CHECK(tree.report["stats"]["states"] == 157003);
