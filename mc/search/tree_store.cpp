@@ -19,11 +19,10 @@ uint64_t mix(uint64_t x) {
 }
 
 uint64_t pairOf(uint32_t left, uint32_t right) { return uint64_t{left} | uint64_t{right} << 32; }
-// States of up to 8 bytes are their own root. Longer ones are padded to four words, so that both
-// halves of the root are nodes and it fits the compact table (a half of one distinct value costs
-// one node: padding a state of 3 words costs a node per value of its last word).
-constexpr size_t kShortState = 8;
-size_t wordsOf(size_t length) { return std::max<size_t>(4, (length + 3) / 4); }
+// The leaves of a longer state: its words, then its length (states of all lengths share one
+// table of roots), padded to four, so that both halves of the root are nodes and it fits the
+// compact table (a half of one distinct value costs one node).
+size_t wordsOf(size_t length) { return std::max<size_t>(4, (length + 3) / 4 + 1); }
 // The left half of a range of m > 1 leaves has (m + 1) / 2 of them.
 size_t middle(size_t lo, size_t hi) { return lo + (hi - lo + 1) / 2; }
 
@@ -35,38 +34,20 @@ TreeStore::TreeStore(unsigned workers)
     : workers_(workers),
       gate_(workers),
       segments_(new std::atomic<uint64_t*>[kMaxSegments]),
-      nodeIndex_(16),
-      roots_(new std::atomic<Roots*>[kMaxLength + 1]),
-      active_(new std::atomic<Roots*>[kMaxLength + 1]) {
+      nodeIndex_(16) {
   for (unsigned i = 0; i < kMaxSegments; ++i) segments_[i].store(nullptr);
-  for (size_t i = 0; i <= kMaxLength; ++i) roots_[i].store(nullptr), active_[i].store(nullptr);
-  for (Worker& w : workers_) w.unpublished.assign(kMaxLength + 1, 0);
   nodeSlots_.store(nodeIndex_.size());
+  for (size_t i = 0; i <= kShortState; ++i) {
+    roots_[i].plain = TopBitsTable(12);  // mmap'd: a table for a length never met costs nothing
+    roots_[i].slots.store(roots_[i].plain.size());
+  }
+  Roots& longer = roots_[kShortState + 1];
+  longer.compact = std::make_unique<CompactRootTable>(12);
+  longer.slots.store(longer.compact->slots());
+  longer.idBits.store(longer.compact->idBits());
 }
 
 TreeStore::~TreeStore() = default;
-
-TreeStore::Roots* TreeStore::roots(size_t length) {
-  if (Roots* r = roots_[length].load(std::memory_order_acquire)) return r;
-  std::lock_guard lock(rootsMutex_);
-  if (Roots* r = roots_[length].load(std::memory_order_acquire)) return r;
-  auto made = std::make_unique<Roots>();
-  if (length > kShortState) {
-    made->compact = std::make_unique<CompactRootTable>(12);
-    made->slots.store(made->compact->slots());
-    made->idBits.store(made->compact->idBits());
-  } else {
-    made->plain = TopBitsTable(12);
-    made->slots.store(made->plain.size());
-  }
-  Roots* r = made.get();
-  rootsMemory_.push_back(std::move(made));
-  const size_t n = activeCount_.load(std::memory_order_relaxed);
-  active_[n].store(r, std::memory_order_release);
-  activeCount_.store(n + 1, std::memory_order_release);
-  roots_[length].store(r, std::memory_order_release);
-  return r;
-}
 
 uint64_t TreeStore::nodeContent(uint32_t id) const {
   const uint64_t* seg = segments_[id >> kSegmentBits].load(std::memory_order_acquire);
@@ -122,10 +103,9 @@ uint32_t TreeStore::ref(Worker& me, const uint32_t* w, size_t lo, size_t hi, siz
 }
 
 VisitedSet::Insert TreeStore::insert(unsigned w, std::string_view s, uint64_t, StateKey parent) {
-  if (s.size() > kMaxLength)
-    throw std::length_error("--store tree takes states of at most 4096 bytes");
   Worker& me = workers_[w];
-  Roots& r = *roots(s.size());
+  const size_t table = rootTable(s.size());
+  Roots& r = roots_[table];
   StateKey key{0, static_cast<uint32_t>(s.size())};
   bool isNew = false;
   if (s.size() <= kShortState) {
@@ -135,6 +115,7 @@ VisitedSet::Insert TreeStore::insert(unsigned w, std::string_view s, uint64_t, S
     const size_t n = wordsOf(s.size());
     me.scratch.assign(n, 0);
     std::memcpy(me.scratch.data(), s.data(), s.size());
+    me.scratch[n - 1] = static_cast<uint32_t>(s.size());
     // The parent's tree is the one this worker decoded last (to expand it), if of the same size.
     const bool reuse = parent == me.decoded && parent != kNoKey && parent.aux == s.size();
     const size_t mid = middle(0, n);
@@ -144,11 +125,12 @@ VisitedSet::Insert TreeStore::insert(unsigned w, std::string_view s, uint64_t, S
     isNew = r.compact->insert(left, right);
   }
   if (isNew) {
+    if (!r.used.load(std::memory_order_relaxed)) r.used.store(true, std::memory_order_relaxed);
     me.states.store(me.states.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     me.encodedBytes += s.size();
-    if (++me.unpublished[s.size()] == kCountStep) {
+    if (++me.unpublished[table] == kCountStep) {
       r.count.fetch_add(kCountStep, std::memory_order_relaxed);
-      me.unpublished[s.size()] = 0;
+      me.unpublished[table] = 0;
     }
   }
   return {key, isNew};
@@ -248,8 +230,7 @@ bool TreeStore::grow(unsigned self, bool allowed) {
         nodeSlots_.store(nodeIndex_.size());
         const uint64_t unpublished = kCountStep * workers_.size();
         const auto nodes = static_cast<double>(nextNode_.load());
-        for (size_t i = 0, n = activeCount_.load(); i < n; ++i) {
-          Roots& r = *active_[i].load();
+        for (Roots& r : roots_) {
           if (!rootsDue(r, unpublished, nodes, kRootsGrowAt)) continue;
           if (r.compact) {
             r.compact->doubleSize();
@@ -272,6 +253,7 @@ uint64_t TreeStore::size() const {
 StateStore::Memory TreeStore::memory() const {
   StateStore::Memory m;
   forEachRoots([&](const Roots& r) {  // the roots are the states
+    if (!r.used.load(std::memory_order_relaxed)) return;
     m.stateBytes += r.compact ? r.compact->memoryBytes() : r.plain.size() * sizeof(uint64_t);
     m.tableSlots += r.slots.load();
   });

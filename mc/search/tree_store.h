@@ -2,17 +2,20 @@
 // recursive state compression for free", SPIN 2011). A state of n 32-bit words is the root of a
 // binary tree whose leaves are the words; every inner node is a pair of its children (a word or
 // the id of a node), stored once in a shared table of pairs, so states that share a half share
-// its node. A state is stored as its root pair alone, in 4 bytes of a compact table of roots, one
-// table per state length (compact_root_table.h; states of up to 8 bytes, 8 bytes); a successor that
-// changes a word or two makes one or two new nodes at most, and the nodes of its parent are reused
-// without a lookup (the parent's tree is at hand: the worker has just decoded it to expand it). The
-// store is lossless and keeps no parent pointers (the depth-first explorer keeps the path to each
-// state instead), so it serves dfs only.
+// its node. A state is stored as its root pair alone, in 4 bytes of one compact table of roots
+// (compact_root_table.h; the state's length is its last leaf, so states of any length share it);
+// a state of up to 8 bytes is its own root, 8 bytes in a table for its length. A successor that
+// changes a word or two makes one or two new nodes at most, and the nodes of its parent are
+// reused without a lookup (the parent's tree is at hand: the worker has just decoded it to expand
+// it). The store is lossless and keeps no parent pointers (the depth-first explorer keeps the
+// path to each state instead), so it serves dfs only.
 //
 // Every table is lock-free (find-or-put by compare-and-swap) and grows by doubling behind the
 // GrowthGate, releasing the old table's pages as it reads them (WordArray).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -48,11 +51,12 @@ class TreeStore final : public VisitedSet {
   // Inner nodes stored (for --stats).
   uint64_t nodes() const { return nextNode_.load(std::memory_order_relaxed); }
 
-  static constexpr size_t kMaxLength = 4096;  // bytes of the longest state it takes
-
  private:
-  // The roots of the states of one length, and how many there are. A state of up to 8 bytes is
-  // its own root, kept whole; a longer one's root is a pair of node ids, kept compactly.
+  // A table of roots, and how many there are. A state of up to 8 bytes is its own root, kept
+  // whole in a table for its length; a longer one's root is a pair of node ids, kept compactly
+  // in one table for all lengths (the length is the tree's last leaf).
+  static constexpr size_t kShortState = 8, kRootTables = kShortState + 2;
+  static size_t rootTable(size_t length) { return std::min(length, kShortState + 1); }
   struct Roots {
     std::unique_ptr<CompactRootTable> compact;  // longer states; doubled only inside the gate
     TopBitsTable plain;                         // short states; replaced only inside the gate
@@ -60,11 +64,12 @@ class TreeStore final : public VisitedSet {
     std::atomic<size_t> slots{0};      // the table's slots, for readers outside the gate
     std::atomic<unsigned> idBits{32};  // compact->idBits(), likewise
     std::atomic<uint64_t> count{0};    // published in steps by the workers
+    std::atomic<bool> used{false};     // a root was put (the statistics show tables in use)
   };
   struct alignas(64) Worker {
-    std::atomic<uint64_t> states{0};    // written by its worker only
-    uint64_t encodedBytes = 0;          // the new states' lengths, summed
-    std::vector<uint64_t> unpublished;  // per length: new roots not yet added to Roots::count
+    std::atomic<uint64_t> states{0};                  // written by its worker only
+    uint64_t encodedBytes = 0;                        // the new states' lengths, summed
+    std::array<uint64_t, kRootTables> unpublished{};  // new roots not yet in Roots::count
     // The tree of the state last decoded (get): its key, words and the refs of its inner nodes
     // by preorder position; a successor reuses the refs of the halves it shares with it.
     StateKey decoded = kNoKey;
@@ -78,7 +83,6 @@ class TreeStore final : public VisitedSet {
   static constexpr unsigned kSegmentBits = 20;  // node contents in segments of 2^20 pairs
   static constexpr unsigned kMaxSegments = 1u << 12;
 
-  Roots* roots(size_t length);  // made on first use
   uint32_t ref(Worker& me, const uint32_t* w, size_t lo, size_t hi, size_t pos, bool reuse);
   uint32_t findOrPutNode(uint64_t pair);
   uint64_t nodeContent(uint32_t id) const;
@@ -89,8 +93,7 @@ class TreeStore final : public VisitedSet {
                        double at);  // a table is past its growth load (times `slack`)
   template <typename F>
   void forEachRoots(F&& f) const {
-    const size_t n = activeCount_.load(std::memory_order_acquire);
-    for (size_t i = 0; i < n; ++i) f(*active_[i].load(std::memory_order_acquire));
+    for (const Roots& r : roots_) f(r);
   }
   bool grow(unsigned self, bool allowed);
 
@@ -103,14 +106,9 @@ class TreeStore final : public VisitedSet {
   std::vector<WordArray> segmentMemory_;  // owned; guarded by segmentMutex_
   std::mutex segmentMutex_;
   std::atomic<uint32_t> nextNode_{0};
-  TopBitsTable nodeIndex_;            // replaced only inside the gate
-  std::atomic<size_t> nodeSlots_{0};  // nodeIndex_.size(), for readers outside it
-  // Roots by state length (bytes), made under rootsMutex_: each pointer is set once, and the
-  // lengths in use are listed in active_[0, activeCount_).
-  std::unique_ptr<std::atomic<Roots*>[]> roots_, active_;
-  std::atomic<size_t> activeCount_{0};
-  std::vector<std::unique_ptr<Roots>> rootsMemory_;
-  std::mutex rootsMutex_;
+  TopBitsTable nodeIndex_;                // replaced only inside the gate
+  std::atomic<size_t> nodeSlots_{0};      // nodeIndex_.size(), for readers outside it
+  std::array<Roots, kRootTables> roots_;  // by rootTable(length)
 };
 
 }  // namespace tandem::search
