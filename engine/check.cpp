@@ -17,6 +17,7 @@
 #include "mc/search/generic_system.h"
 #include "mc/search/parallel_explorer.h"
 #include "mc/search/por_analysis.h"
+#include "mc/search/por_reducer.h"
 #include "mc/search/trace.h"
 #include "mc/symbolic/initial_models.h"
 
@@ -224,12 +225,12 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     throw usageError(
         "--distributed runs one thread per rank with the exact store: not --threads N or --store "
         "tree");
-  // The reduction runs in the sequential search (its proviso asks which states were expanded).
-  if (r.por.value_or(false) && (r.distributed || r.treeStore || (r.threads && *r.threads > 1)))
+  // The reduction's proviso asks which states were expanded: the exact stores keep the marks.
+  if (r.por.value_or(false) && (r.distributed || r.treeStore))
     throw usageError(
-        "--por runs on the sequential search: not with --threads N, --store tree or --distributed");
-  const unsigned threads =
-      r.distributed || r.por.value_or(false) ? 1 : explorerThreads(r, go.entry == ir::kNone);
+        "--por needs the expanded marks of the exact store: not with --store tree or "
+        "--distributed");
+  const unsigned threads = r.distributed ? 1 : explorerThreads(r, go.entry == ir::kNone);
   if (r.treeStore) {
     if (!r.dot.empty())
       throw usageError("--dot draws the graph of the exact store: not --store tree");
@@ -272,6 +273,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     po.budget = &rb.budget;
     po.progress = &rb.progress;
     po.deadlock = deadlock;
+    if (por) po.reducer = [&] { return std::make_unique<search::PorReducer>(*por); };
     // Every worker has its own system (they keep scratch buffers); the evaluator is shared.
     auto make = [&]() -> std::unique_ptr<search::TransitionSystem> {
       if (compiled) return std::make_unique<search::CompiledSystem>(p, ev, go);

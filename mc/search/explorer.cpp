@@ -39,25 +39,21 @@ class InsertingSink final : public SuccessorSink {
     pending_.push_back({bytes_.size(), state.size(), h});
     bytes_.append(state);
     if (graphLimit_ && store_.size() <= graphLimit_) moves_.push_back(m);
-    if (porMoves_)
-      porMoves_->push_back(
-          {m.thread, m.edges.empty() ? ir::kNone : m.edges[0], m.partner, m.partnerEdge});
+    if (porMoves_) porMoves_->push_back(PorMove::of(m));
   }
   // --por: keep the successors of a stubborn set of `state` (por_reducer.h); returns whether
   // some were dropped. `expanded`: by state id, whether it was expanded (the proviso).
   bool reduce(PorReducer& reducer, TransitionSystem& sys, std::string_view state,
               const std::vector<bool>& expanded) {
     if (pending_.size() < 2) return false;
-    sys.locations(state, locations_);
-    PorReducer::State s{
-        &locations_,
-        [&](uint32_t t, ir::EdgeId e, uint32_t k) { return sys.guardConjunct(t, e, k); },
+    return reducer.selectAt(
+        sys, state, *porMoves_,
         [&](size_t i) {
           const Pending& p = pending_[i];
           const auto id = store_.find(std::string_view(bytes_).substr(p.at, p.size), p.hash);
           return id != StateStore::kNoParent && id < expanded.size() && expanded[id];
-        }};
-    return reducer.select(s, *porMoves_, keep_);
+        },
+        keep_);
   }
   void recordPorMoves(std::vector<PorMove>* moves) { porMoves_ = moves; }
   void flush() {
@@ -123,7 +119,6 @@ class InsertingSink final : public SuccessorSink {
   std::vector<Move> moves_;  // --dot: the moves of pending_, while the graph is recorded
   std::vector<PorMove>* porMoves_ = nullptr;  // --por: the moves of pending_
   std::vector<char> keep_;                    // --por: which of pending_ to insert
-  std::vector<ir::LocId> locations_;
 };
 
 // One expansion: the successors of a stored state, an error, or a deadlock.

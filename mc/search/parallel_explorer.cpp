@@ -67,6 +67,7 @@ class ParallelExplorer::Run {
     Worker(Run& run, unsigned id, std::unique_ptr<TransitionSystem> sys)
         : run_(run), id_(id), sys_(std::move(sys)) {
       may_ = [this](size_t bytes) { return run_.mayAllocate(bytes); };
+      if (run_.opts.reducer) reducer_ = run_.opts.reducer();
     }
 
     // Inserts the initial states (worker 0, before the search).
@@ -89,6 +90,10 @@ class ParallelExplorer::Run {
       from(e.key, e.depth);
       if (!run_.store.enter(id_, may_)) return full();
       const bool moved = sys_->successors(state, *this);
+      if (reducer_ && !err_) {
+        run_.store.markExpanded(e.key);  // before looking at the successors' marks
+        ++(reduce(state) ? porReduced : porFull);
+      }
       flush(out);
       run_.store.leave(id_);
       if (!run_.store.growIfDue(id_, may_)) full();
@@ -100,12 +105,13 @@ class ParallelExplorer::Run {
       why_.clear();
     }
 
-    void successor(std::string_view state, const Move&) override {
+    void successor(std::string_view state, const Move& m) override {
       if (err_ || run_.boundHit.load(std::memory_order_relaxed)) return;
       const uint64_t h = StateStore::hash(state);
       run_.store.prefetch(h);
       pending_.push_back({bytes_.size(), state.size(), h});
       bytes_.append(state);
+      if (reducer_) porMoves_.push_back(PorMove::of(m));
     }
     void error(const FoundError& e) override {
       if (!err_) err_ = e;  // the successors before it are inserted by flush, as sequentially
@@ -115,6 +121,7 @@ class ParallelExplorer::Run {
     }
 
     uint64_t transitions = 0, matched = 0, maxDepth = 0, depthCuts = 0;
+    uint64_t porReduced = 0, porFull = 0;  // --por: states expanded with a reduction, without
 
    private:
     struct Pending {
@@ -129,15 +136,30 @@ class ParallelExplorer::Run {
       run_.memoryFull.store(true);
       run_.halt();
     }
+    // --por: keeps in keep_ the successors of a stubborn set (por_reducer.h).
+    bool reduce(std::string_view state) {
+      if (pending_.size() < 2) return false;
+      return reducer_->selectAt(
+          *sys_, state, porMoves_,
+          [&](size_t i) {
+            const Pending& p = pending_[i];
+            return run_.store.isExpanded(std::string_view(bytes_).substr(p.at, p.size), p.hash);
+          },
+          keep_);
+    }
     void flush(std::vector<Entry>& out) {
       if (pending_.size() > 1)
         for (const Pending& p : pending_) run_.store.prefetchState(p.hash);
-      for (const Pending& p : pending_) {
+      for (size_t i = 0; i < pending_.size(); ++i) {
         if (run_.boundHit.load(std::memory_order_relaxed)) break;
+        if (!keep_.empty() && !keep_[i]) continue;  // dropped by the reduction
+        const Pending& p = pending_[i];
         insert(std::string_view(bytes_).substr(p.at, p.size), p.hash, out);
       }
       pending_.clear();
       bytes_.clear();
+      keep_.clear();
+      porMoves_.clear();
     }
     // --max-states: a ticket for one more state, so that no more than the bound are stored.
     // Without one, the bound is hit only once the states stored reach it: tickets of other
@@ -184,6 +206,9 @@ class ParallelExplorer::Run {
     std::string bytes_;
     std::optional<FoundError> err_;
     std::string why_;
+    std::unique_ptr<SuccessorReducer> reducer_;  // --por
+    std::vector<PorMove> porMoves_;              // --por: the moves of pending_
+    std::vector<char> keep_;                     // --por: which of pending_ to insert
   };
 
   std::vector<std::unique_ptr<Worker>> workers;  // made by run() before any thread starts
@@ -335,6 +360,8 @@ ExploreResult ParallelExplorer::run() {
     visited = std::make_unique<SharedStateStore>(n);
   if (opts_.search == Strategy::Bfs && !visited->hasParents())
     throw std::invalid_argument("a store without parents searches depth-first");
+  if (opts_.reducer && !visited->marksExpanded())
+    throw std::invalid_argument("partial-order reduction needs a store with expanded marks");
   Run run(opts_, std::move(visited));
   for (unsigned w = 0; w < n; ++w)
     run.workers.push_back(std::make_unique<Run::Worker>(run, w, make_()));
@@ -418,6 +445,8 @@ ExploreResult ParallelExplorer::run() {
   for (const auto& w : run.workers) {
     res.transitions += w->transitions;
     res.matched += w->matched;
+    res.porReduced += w->porReduced;
+    res.porFull += w->porFull;
     res.maxDepth = std::max(res.maxDepth, w->maxDepth);
   }
   uint64_t depthCuts = 0;

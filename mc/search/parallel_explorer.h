@@ -10,6 +10,9 @@
 //    next, so the first error found is still at the least depth and its trace is shortest.
 // One worker runs alone until `shareAfter` states are stored: a run that ends before is the
 // sequential explorer's run, state for state, with the same counts and the same trace.
+// With --por, a worker marks a state expanded before it looks whether the successors it would
+// keep are: of the states of a cycle, the one marked last sees its successor on the cycle
+// marked (the marks are sequentially consistent), so the cycle proviso of por_reducer.h holds.
 // Worker 0 runs on the calling thread and is the leader: it polls the budget (time, memory,
 // interrupts) and prints the progress line, so the budget is only touched by one thread.
 #pragma once
@@ -22,6 +25,7 @@
 
 #include "mc/search/explorer.h"
 #include "mc/search/shared_store.h"
+#include "mc/search/successor_reducer.h"
 #include "mc/search/visited_set.h"
 
 namespace tandem::search {
@@ -33,6 +37,9 @@ struct ParallelOptions {
   Progress* progress = nullptr;     // null: no progress line
   bool deadlock = false;
   StoreKind store = StoreKind::Exact;  // tree: dfs only (it keeps no parents)
+  // --por: makes each worker's reducer (a PorReducer over the model's analysis); the store must
+  // keep expanded marks (the exact one). Empty: off.
+  std::function<std::unique_ptr<SuccessorReducer>()> reducer;
   uint64_t shareAfter = uint64_t{1} << 15;
 };
 

@@ -43,22 +43,16 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "mc/search/por_analysis.h"
+#include "mc/search/successor_reducer.h"
 #include "mc/search/transition_system.h"
 
 namespace tandem::search {
 
-// A successor as the reduction sees it: the transition(s) that produced it.
-struct PorMove {
-  uint32_t thread = 0;
-  ir::EdgeId edge = ir::kNone;  // the first edge of the move
-  uint32_t partner = kNoPartner;
-  ir::EdgeId partnerEdge = ir::kNone;
-};
-
-class PorReducer {
+class PorReducer final : public SuccessorReducer {
  public:
   explicit PorReducer(const PorAnalysis& a);
 
@@ -72,6 +66,15 @@ class PorReducer {
   };
   // Marks in `keep` the successors to explore; returns whether some were dropped.
   bool select(const State& s, const std::vector<PorMove>& moves, std::vector<char>& keep);
+  // select() at a state `sys` has just expanded.
+  bool selectAt(TransitionSystem& sys, std::string_view state, const std::vector<PorMove>& moves,
+                const std::function<bool(size_t)>& expanded, std::vector<char>& keep) override {
+    sys.locations(state, locations_);
+    const State s{&locations_,
+                  [&](uint32_t t, ir::EdgeId e, uint32_t k) { return sys.guardConjunct(t, e, k); },
+                  expanded};
+    return select(s, moves, keep);
+  }
 
  private:
   static constexpr uint32_t kAll = UINT32_MAX;  // no conjunct known false: all it reads
@@ -103,6 +106,7 @@ class PorReducer {
   bool foreign_ = false;  // the closure brought an enabled transition of another thread
   std::vector<PorAnalysis::Trans> work_, seeds_, moveTrans_, candidate_, towards_;
   std::vector<char> keep_;
+  std::vector<ir::LocId> locations_;     // selectAt's
   std::vector<std::vector<Odds>> odds_;  // by thread, by location index
 };
 

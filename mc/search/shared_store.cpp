@@ -84,7 +84,36 @@ StateKey SharedStateStore::parent(StateKey key) const {
   const char* p = chunk(key.id) + (key.id & ((Ref{1} << kChunkBits) - 1));
   Ref r = 0;
   std::memcpy(&r, p, kParentBytes);  // little-endian, as every target we build for
+  r &= kNoParent;                    // without the expanded mark
   return r == kNoParent ? kNoKey : StateKey{r};
+}
+
+SharedStateStore::Ref SharedStateStore::find(std::string_view s, uint64_t hash) const {
+  const uint64_t tag = hash >> kPosBits;
+  for (size_t i = table_.home(hash), probes = 0; probes < table_.size();
+       i = (i + 1) & table_.mask(), ++probes) {
+    const uint64_t e = table_.slots.at(i).load(std::memory_order_acquire);
+    if (e == 0) return kNoParent;
+    if (e >> kPosBits != tag) continue;
+    const Ref pos = (e & kNoParent) - 1;
+    if (sameBytes(get(pos), s)) return pos;
+  }
+  return kNoParent;
+}
+
+std::atomic_ref<uint8_t> SharedStateStore::expandedByte(Ref ref) const {
+  auto* record = reinterpret_cast<uint8_t*>(chunk(ref) + (ref & ((Ref{1} << kChunkBits) - 1)));
+  return std::atomic_ref<uint8_t>(record[kParentBytes - 1]);
+}
+
+void SharedStateStore::markExpanded(StateKey key) {
+  expandedByte(key.id).fetch_or(kExpandedBit, std::memory_order_seq_cst);
+}
+
+bool SharedStateStore::isExpanded(std::string_view s, uint64_t hash) const {
+  const Ref pos = find(s, hash);
+  return pos != kNoParent &&
+         (expandedByte(pos).load(std::memory_order_seq_cst) & kExpandedBit) != 0;
 }
 
 bool SharedStateStore::sameBytes(std::string_view stored, std::string_view s) {

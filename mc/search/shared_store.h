@@ -71,6 +71,10 @@ class SharedStateStore final : public VisitedSet {
 
   std::string_view get(unsigned, StateKey key) override { return get(key.id); }
   std::string_view get(Ref ref) const;
+  // The mark is the top bit of the record's parent field (parents take 36 of its 40 bits).
+  bool marksExpanded() const override { return true; }
+  void markExpanded(StateKey key) override;
+  bool isExpanded(std::string_view state, uint64_t hash) const override;
   bool hasParents() const override { return true; }
   StateKey parent(StateKey key) const override;
   // The states stored so far (exact once the workers stopped; a lower bound while they run).
@@ -101,6 +105,9 @@ class SharedStateStore final : public VisitedSet {
   char* chunk(uint64_t ref) const;
   // Writes a record at worker w's arena tail without committing it; returns its position.
   Ref writeRecord(Worker& w, std::string_view state, Ref parent);
+  Ref find(std::string_view state, uint64_t hash) const;  // kNoParent: not stored
+  std::atomic_ref<uint8_t> expandedByte(Ref ref) const;   // the parent field's top byte
+  static constexpr uint8_t kExpandedBit = 0x80;
   void commit(Worker& w, std::string_view state);
   static bool sameBytes(std::string_view stored, std::string_view s);
 

@@ -244,6 +244,13 @@ bool TreeStore::grow(unsigned self, bool allowed) {
       });
 }
 
+void TreeStore::markExpanded(StateKey) {
+  throw std::logic_error("the tree store keeps no expanded marks");
+}
+bool TreeStore::isExpanded(std::string_view, uint64_t) const {
+  throw std::logic_error("the tree store keeps no expanded marks");
+}
+
 uint64_t TreeStore::size() const {
   uint64_t n = 0;
   for (const Worker& w : workers_) n += w.states.load(std::memory_order_relaxed);

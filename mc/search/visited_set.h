@@ -47,6 +47,13 @@ class VisitedSet {
   virtual Insert insert(unsigned w, std::string_view state, uint64_t hash, StateKey parent) = 0;
   // The bytes of a stored state; valid until worker w's next get().
   virtual std::string_view get(unsigned w, StateKey key) = 0;
+  // --por's cycle proviso (por_reducer.h): a mark on a state once its successors are computed.
+  // markExpanded and isExpanded (of a state known by its bytes, false when not stored) are
+  // sequentially consistent, so of two workers expanding neighbours at once one sees the
+  // other's mark; both inside enter/leave.
+  virtual bool marksExpanded() const = 0;
+  virtual void markExpanded(StateKey key) = 0;
+  virtual bool isExpanded(std::string_view state, uint64_t hash) const = 0;
   virtual bool hasParents() const = 0;
   virtual StateKey parent(StateKey key) const = 0;  // hasParents()
   virtual uint64_t size() const = 0;

@@ -18,6 +18,8 @@
 #include "mc/exec/evaluator.h"
 #include "mc/search/compiled_system.h"
 #include "mc/search/parallel_explorer.h"
+#include "mc/search/por_analysis.h"
+#include "mc/search/por_reducer.h"
 #include "mc/search/shared_store.h"
 #include "mc/search/trace.h"
 #include "tests/unit/cli_run.h"
@@ -62,7 +64,7 @@ struct Explored {
 };
 Explored explore(const ir::Program& p, unsigned threads, Strategy s, Limits limits = {},
                  bool deadlock = false, const std::atomic<bool>* interrupt = nullptr,
-                 StoreKind store = StoreKind::Exact) {
+                 StoreKind store = StoreKind::Exact, const PorAnalysis* por = nullptr) {
   exec::NativeRegistry natives;
   exec::Evaluator ev(p, natives);
   GenericOptions go;
@@ -75,6 +77,7 @@ Explored explore(const ir::Program& p, unsigned threads, Strategy s, Limits limi
     eo.search = s;
     eo.budget = &budget;
     eo.deadlock = deadlock;
+    eo.por = por;
     Explorer ex(compiled, eo);
     out.res = ex.run();
     if (out.res.outcome == Outcome::ErrorFound || out.res.outcome == Outcome::Deadlock)
@@ -87,6 +90,7 @@ Explored explore(const ir::Program& p, unsigned threads, Strategy s, Limits limi
   po.budget = &budget;
   po.deadlock = deadlock;
   po.store = store;
+  if (por) po.reducer = [por] { return std::make_unique<PorReducer>(*por); };
   po.shareAfter = 0;  // share work from the first state on
   ParallelExplorer px([&] { return std::make_unique<CompiledSystem>(p, ev, go); }, po);
   out.res = px.run();
@@ -120,6 +124,49 @@ TEST_CASE("parallel search: the sequential counts on BEEM instances, dfs and bfs
         if (s == Strategy::Bfs) CHECK(par.res.maxDepth == seq.res.maxDepth);  // the levels
       }
     }
+  }
+}
+
+TEST_CASE("parallel search with --por: the verdicts of the full search, in fewer states") {
+  uint64_t reduced = 0;
+  for (const char* name : {"peterson.2.dve", "anderson.2.dve", "at.1.dve", "collision.1.dve"}) {
+    CAPTURE(name);
+    auto p = loadBeem(name);
+    auto por = PorAnalysis::build(*p, nullptr);
+    REQUIRE(por);
+    for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
+      CAPTURE(strategyName(s));
+      const Explored full = explore(*p, 0, s);
+      const Explored seq = explore(*p, 0, s, {}, false, nullptr, StoreKind::Exact, por.get());
+      for (unsigned threads : {2u, 3u}) {
+        CAPTURE(threads);
+        const Explored par =
+            explore(*p, threads, s, {}, false, nullptr, StoreKind::Exact, por.get());
+        CHECK(par.res.outcome == Outcome::Exhausted);
+        CHECK(par.res.states <= full.res.states);
+        CHECK(par.res.porReduced + par.res.porFull > 0);
+        reduced += par.res.porReduced;
+        // No fewer states than the sequential reduction needs, give or take the order.
+        CHECK(par.res.states * 2 >= seq.res.states);
+      }
+    }
+  }
+  CHECK(reduced > 0);
+  // Errors and deadlocks behind reduced states are still found, with traces that replay.
+  auto inv = loadDve("counters.dve", kCounters, {"x[0] + x[1] < 9"});
+  REQUIRE(inv);
+  auto dead = loadDve("counters.dve", kCounters);
+  REQUIRE(dead);
+  for (Strategy s : {Strategy::Dfs, Strategy::Bfs}) {
+    auto porInv = PorAnalysis::build(*inv, nullptr);
+    const Explored e = explore(*inv, 2, s, {}, false, nullptr, StoreKind::Exact, porInv.get());
+    REQUIRE(e.res.outcome == Outcome::ErrorFound);
+    CHECK(e.trace.replayed);
+    auto porDead = PorAnalysis::build(*dead, nullptr);
+    const Explored d = explore(*dead, 2, s, {}, true, nullptr, StoreKind::Exact, porDead.get());
+    REQUIRE(d.res.outcome == Outcome::Deadlock);
+    CHECK(d.trace.replayed);
+    CHECK(d.res.porReduced > 0);  // x[2] is invisible to everything: P2 runs alone
   }
 }
 
@@ -329,6 +376,7 @@ TEST_CASE("check --threads: the counts of one thread, and where it does not appl
        {std::vector<std::string>{"--store", "tree", "--search", "bfs"},
         {"--store", "tree", "--dot", "/tmp/tandem_tree.dot"},
         {"--store", "exact", "--entry", "P1"},
+        {"--store", "tree", "--por"},
         {"--store", "zip"}}) {
     std::vector<std::string> args = {"check", counter};
     args.insert(args.end(), bad.begin(), bad.end());
@@ -340,6 +388,14 @@ TEST_CASE("check --threads: the counts of one thread, and where it does not appl
   CHECK(tree.report["store"] == "tree");
   CHECK(tree.report["stats"]["states"] == 157003);
   CHECK(tree.report["stats"]["transitions"] == one.report["stats"]["transitions"]);
+  // --por with two threads: the reduction runs in every worker.
+  auto por = runTandem({"check", beemPath("peterson.3.dve"), "--threads", "2", "--por",
+                        "--no-deadlock", "--json", "--quiet"});
+  REQUIRE(por.rc == 0);
+  CHECK(por.report["stats"]["threads"] == 2);
+  CHECK(por.report["por"] == true);
+  CHECK(por.report["stats"]["por_reduced_states"] > 0);
+  CHECK(por.report["stats"]["states"] < 170156);
 }
 
 }  // namespace tandem::search
