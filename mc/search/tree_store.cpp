@@ -25,7 +25,19 @@ size_t middle(size_t lo, size_t hi) { return lo + (hi - lo + 1) / 2; }
 
 }  // namespace
 
-const char* storeKindName(StoreKind k) { return k == StoreKind::Tree ? "tree" : "exact"; }
+const char* storeKindName(StoreKind k) {
+  switch (k) {
+    case StoreKind::Tree:
+      return "tree";
+    case StoreKind::HashCompaction:
+      return "hc";
+    case StoreKind::Bitstate:
+      return "bitstate";
+    case StoreKind::Exact:
+      break;
+  }
+  return "exact";
+}
 
 TreeStore::Table TreeStore::makeTable(unsigned bits) {
   Table t;
