@@ -5,7 +5,9 @@
 // with probability about (1 - e^{-k i / m})^k after i states; summed over the n states stored,
 // that is the expected number of omissions. k = 3 and b = 27 (16 MiB) are SPIN 6's defaults
 // (pan -k3 -w27). The k indices come from the state's one 64-bit hash by double hashing
-// (Kirsch and Mitzenmacher, "Less hashing, same performance", ESA 2006): h1 + i h2.
+// (Kirsch and Mitzenmacher, "Less hashing, same performance", ESA 2006): h1 + i h2. The bits
+// are set by atomic or, without a lock: two workers inserting one new state at the same moment
+// may both find a bit of it clear, and both explore it (a state counted twice, never one lost).
 #pragma once
 
 #include <atomic>
