@@ -180,11 +180,12 @@ void reportLossy(Report& rep, const search::ExploreResult& res, search::StoreKin
   char p[64];
   std::snprintf(p, sizeof p, "%.3g (expected omissions %.3g)", o.probability, o.expected);
   rep.verdict = Verdict::Unknown;
-  rep.reason = std::string("every state was explored, but the store is lossy (") +
-               (store == search::StoreKind::Bitstate
-                    ? "bitstate: 2^" + std::to_string(bits) + " bits, 3 hash functions"
-                    : std::string("hash compaction: 64-bit signatures")) +
-               "): the probability that a state was omitted is about " + p;
+  rep.reason =
+      "the search is exhausted, but the store is lossy: " +
+      (store == search::StoreKind::Bitstate
+           ? "a bitstate array of 2^" + std::to_string(bits) + " bits with 3 hash functions"
+           : std::string("hash compaction (64-bit signatures)")) +
+      " omitted a state with probability about " + p;
 }
 
 }  // namespace
