@@ -107,6 +107,11 @@ TEST_CASE("lossy stores: bitstate with a tiny array omits states and says so") {
   CHECK(big.report["stats"]["states"] == 12498);
   CHECK(big.report["bitstate"]["log2_bits"] == 27);
   CHECK(big.report["stats"]["omission_probability"] < 1e-6);
+  // Without --bitstate-bits the array shrinks to half of --memory-limit: 30 MB holds 2^26 bits.
+  const auto fit = runTandem({"check", beem("peterson.1.dve"), "--store", "bitstate",
+                              "--memory-limit", "30", "--json", "--quiet", "--no-deadlock"});
+  REQUIRE(fit.report.is_object());
+  CHECK(fit.report["bitstate"]["log2_bits"] == 26);
 }
 
 TEST_CASE("lossy stores: an error is a real error, its trace replayed from the kept path") {
@@ -198,6 +203,7 @@ TEST_CASE("lossy stores: flags that do not apply are usage errors") {
   usage({"check", pet, "--store", "bitstate", "--search", "random"}, "depth-first");
   usage({"check", pet, "--store", "hc", "--dot", "g.dot"}, "--dot");
   usage({"check", pet, "--store", "bitstate", "--por"}, "--por");
+  usage({"check", pet, "--store", "hc", "--distributed"}, "--distributed");
   usage({"check", pet, "--bitstate-bits", "20"}, "give --store bitstate");
   usage({"check", pet, "--store", "hc", "--bitstate-bits", "20"}, "give --store bitstate");
   usage({"check", pet, "--store", "bitstate", "--bitstate-bits", "41"}, "between 8 and 40");
