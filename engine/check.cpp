@@ -1,6 +1,7 @@
 // `tandem check FILE`: explicit-state exploration with state matching (SPF-style search
 // strategies, bounds, counterexamples replayed by the reference evaluator). Open systems whose
 // entry has inputs, and the class analysis, go to symbolic execution (check_symbolic.cpp).
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
 #include "mc/exec/evaluator.h"
+#include "mc/search/bitstate_store.h"
 #include "mc/search/compiled_system.h"
 #include "mc/search/distributed_explorer.h"
 #include "mc/search/explorer.h"
@@ -134,6 +136,59 @@ void distributedStats(Report& rep, const search::DistributedResult& d) {
   rep.extra["distributed"] = {{"transport", d.transport}, {"ranks", ranks}};
 }
 
+// A store other than exact runs in the parallel explorer (even on one thread), depth-first only
+// when it keeps no parents; the lossy ones cannot give states back for --dot either.
+void requireStoreApplies(const CheckRequest& r, search::StoreKind store) {
+  if (store == search::StoreKind::Exact) return;
+  const std::string flag = std::string("--store ") + search::storeKindName(store);
+  if (!r.dot.empty()) throw usageError("--dot draws the graph of the exact store: not " + flag);
+  if (r.search != search::Strategy::Dfs)
+    throw usageError(flag +
+                     " keeps no parent pointers: it searches depth-first (--search dfs), keeping "
+                     "the path to each state instead");
+}
+
+// --store bitstate: the array's size, log2 of its bits. Given, it must fit --memory-limit;
+// by default SPIN's 2^27 bits (16 MiB), or less to fit half the limit.
+unsigned bitstateBits(const CheckRequest& r) {
+  using search::BitstateStore;
+  const auto& mb = r.limits.memoryLimitMb;
+  const auto fits = [&](unsigned b, uint64_t bytes) {
+    return BitstateStore::arrayBytes(b) < bytes;
+  };
+  if (r.bitstateBits) {
+    if (mb && !fits(*r.bitstateBits, *mb << 20))
+      throw usageError("--bitstate-bits " + std::to_string(*r.bitstateBits) + ": the array (" +
+                       std::to_string(BitstateStore::arrayBytes(*r.bitstateBits) >> 20) +
+                       " MiB) does not fit --memory-limit " + std::to_string(*mb));
+    return *r.bitstateBits;
+  }
+  unsigned b = BitstateStore::kDefaultBits;
+  while (mb && b > BitstateStore::kMinBits && !fits(b, (*mb << 20) / 2)) --b;
+  return b;
+}
+
+// What a lossy store's report adds: its estimate of the states it omitted, and an exhausted
+// search that is `unknown`, not `verified` (a state may have been omitted).
+void reportLossy(Report& rep, const search::ExploreResult& res, search::StoreKind store,
+                 unsigned bits) {
+  const search::Omission o = res.omission.value_or(search::Omission{});
+  rep.stats["omission_probability"] = o.probability;
+  rep.stats["expected_omissions"] = o.expected;
+  if (store == search::StoreKind::Bitstate)
+    rep.extra["bitstate"] = {{"log2_bits", bits}, {"hashes", search::BitstateStore::kHashes}};
+  if (rep.verdict != Verdict::Verified) return;
+  char p[64];
+  std::snprintf(p, sizeof p, "%.3g (expected omissions %.3g)", o.probability, o.expected);
+  rep.verdict = Verdict::Unknown;
+  rep.reason =
+      "the search is exhausted, but the store is lossy: " +
+      (store == search::StoreKind::Bitstate
+           ? "a bitstate array of 2^" + std::to_string(bits) + " bits with 3 hash functions"
+           : std::string("hash compaction (64-bit signatures)")) +
+      " omitted a state with probability about " + p;
+}
+
 }  // namespace
 
 Report check(const ir::Program& p, const CheckRequest& r) {
@@ -221,24 +276,20 @@ Report check(const ir::Program& p, const CheckRequest& r) {
       compiled ? static_cast<search::TransitionSystem&>(*compiled) : generic;
   const bool deadlock =
       go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
-  if (r.distributed && ((r.threads && *r.threads > 1) || r.treeStore))
+  const search::StoreKind store = r.store.value_or(search::StoreKind::Exact);
+  const bool otherStore = store != search::StoreKind::Exact;
+  if (r.distributed && ((r.threads && *r.threads > 1) || otherStore))
     throw usageError(
         "--distributed runs one thread per rank with the exact store: not --threads N or --store "
-        "tree");
+        "tree|hc|bitstate");
   // The reduction's proviso asks which states were expanded: the exact stores keep the marks.
-  if (r.por.value_or(false) && (r.distributed || r.treeStore))
+  if (r.por.value_or(false) && (r.distributed || otherStore))
     throw usageError(
-        "--por needs the expanded marks of the exact store: not with --store tree or "
+        "--por needs the expanded marks of the exact store: not with --store tree|hc|bitstate or "
         "--distributed");
   const unsigned threads = r.distributed ? 1 : explorerThreads(r, go.entry == ir::kNone);
-  if (r.treeStore) {
-    if (!r.dot.empty())
-      throw usageError("--dot draws the graph of the exact store: not --store tree");
-    if (r.search != search::Strategy::Dfs)
-      throw usageError(
-          "--store tree keeps no parent pointers: it searches depth-first (--search dfs), keeping "
-          "the path to each state instead");
-  }
+  requireStoreApplies(r, store);
+  const unsigned bits = store == search::StoreKind::Bitstate ? bitstateBits(r) : 0;
   std::unique_ptr<search::Explorer> ex;  // the sequential search (its store draws --dot)
   std::vector<std::string> errorPath;    // the parallel or distributed search's path to the error
   unsigned workers = 1;
@@ -265,9 +316,10 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     dist = exploreDistributed(sys, eo, r);
     res = dist.result;
     errorPath = dist.path;
-  } else if (threads > 1 || r.treeStore) {
+  } else if (threads > 1 || otherStore) {
     search::ParallelOptions po;
-    po.store = r.treeStore ? search::StoreKind::Tree : search::StoreKind::Exact;
+    po.store = store;
+    po.bitstateBits = bits;
     po.threads = threads;
     po.search = r.search;
     po.budget = &rb.budget;
@@ -334,7 +386,8 @@ Report check(const ir::Program& p, const CheckRequest& r) {
                                {"parents", m.parentBytes}};
   rep.stats["explore_s"] = res.seconds;
   rep.stats["threads"] = workers;
-  rep.extra["store"] = r.treeStore ? "tree" : "exact";
+  rep.extra["store"] = search::storeKindName(store);
+  if (search::lossyStore(store)) reportLossy(rep, res, store, bits);
   if (r.distributed) distributedStats(rep, dist);
   if (por) {
     rep.stats["por_reduced_states"] = res.porReduced;

@@ -116,13 +116,24 @@ void statsText(std::ostream& os, const Report& r) {
        << num(st["depth"]) << "\n"
        << std::setw(12) << num(st["states"]) << " states, stored\n"
        << std::setw(12) << num(st["matched_states"]) << " states, matched\n"
-       << std::setw(12) << num(st["transitions"]) << " transitions\n"
-       << "hash table: " << num(st["hash_slots"]) << " slots, load " << num(st["hash_load"]) << "\n"
-       << "memory usage (MB):\n";
-    if (r.extra.contains("store") && r.extra["store"] == "tree")  // --store tree's parts
+       << std::setw(12) << num(st["transitions"]) << " transitions\n";
+    const std::string store = r.extra.value("store", "exact");
+    if (store == "bitstate")  // --store bitstate: the slots are the array's bits
+      os << "bit array: 2^" << num(r.extra["bitstate"]["log2_bits"]) << " bits, "
+         << num(r.extra["bitstate"]["hashes"]) << " hash functions\n";
+    else
+      os << "hash table: " << num(st["hash_slots"]) << " slots, load " << num(st["hash_load"])
+         << "\n";
+    os << "memory usage (MB):\n";
+    if (store == "tree")  // --store tree's parts
       os << std::setw(12) << mb(m["states"]) << " roots (the states)\n"
          << std::setw(12) << mb(m["records"]) << " tree nodes\n"
          << std::setw(12) << mb(m["hash_table"]) << " node table\n";
+    else if (store == "hc" || store == "bitstate")  // lossy: the table is all there is
+      os << std::setw(12) << mb(m["hash_table"])
+         << (store == "hc" ? " hash table (64-bit signatures)\n" : " bit array\n")
+         << "omitted states (estimate): " << num(st["expected_omissions"])
+         << " expected, probability " << num(st["omission_probability"]) << "\n";
     else
       os << std::setw(12) << mb(m["states"]) << " state vectors\n"
          << std::setw(12) << mb(m["records"]) << " record headers and index\n"

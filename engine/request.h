@@ -68,7 +68,7 @@ struct CheckRequest : Request {
   std::optional<uint64_t> maxCalls;          // check --class
   std::optional<uint64_t> threads;           // --threads; unset: the cores, where it applies
   std::optional<search::StoreKind> store;    // --store, when given
-  bool treeStore = false;                    // --store tree
+  std::optional<unsigned> bitstateBits;      // --bitstate-bits (log2 of the array's bits)
   std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
   symbolic::MixedOptions mixed;
   std::string dot;             // write the explored state graph (closed systems)

@@ -39,7 +39,8 @@ struct Options {
   std::string entry, cls;
   std::optional<uint64_t> maxCalls;
   std::optional<uint64_t> threads;
-  std::string store;  // --store, when given
+  std::string store;                     // --store, when given
+  std::optional<uint64_t> bitstateBits;  // --bitstate-bits
   std::vector<std::string> args;
   uint64_t steps = 1000;
   std::optional<bool> testsOnly;  // --inputs: tests (true) or symbolic (false)

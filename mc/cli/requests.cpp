@@ -85,8 +85,18 @@ engine::CheckRequest checkRequest(const Options& o, const Streams& s) {
   r.maxCalls = o.maxCalls;
   r.threads = o.threads;
   if (!o.store.empty())
-    r.store = o.store == "tree" ? search::StoreKind::Tree : search::StoreKind::Exact;
-  r.treeStore = o.store == "tree";
+    r.store = o.store == "tree"       ? search::StoreKind::Tree
+              : o.store == "hc"       ? search::StoreKind::HashCompaction
+              : o.store == "bitstate" ? search::StoreKind::Bitstate
+                                      : search::StoreKind::Exact;
+  if (o.bitstateBits) {
+    if (r.store != search::StoreKind::Bitstate)
+      throw engine::usageError(
+          "--bitstate-bits sizes the bit array of --store bitstate: give --store bitstate too");
+    if (*o.bitstateBits < 8 || *o.bitstateBits > 40)
+      throw engine::usageError("--bitstate-bits must be between 8 and 40 (2^B bits)");
+    r.bitstateBits = static_cast<unsigned>(*o.bitstateBits);
+  }
   r.solving = o.solving;
   r.mixed = mixedOptions(o, o.solving.value_or(symbolic::Solving::Classic));
   r.dot = o.dot;

@@ -14,6 +14,7 @@
 #include "mc/search/searcher.h"
 #include "mc/search/state_store.h"
 #include "mc/search/transition_system.h"
+#include "mc/search/visited_set.h"
 
 namespace tandem::search {
 
@@ -44,6 +45,8 @@ struct ExploreResult {
   uint64_t peakRssMb = 0;
   // --por: expanded states whose successors were reduced, and those fully expanded.
   uint64_t porReduced = 0, porFull = 0;
+  // A lossy store (hc, bitstate): its estimate of the states it omitted.
+  std::optional<Omission> omission;
   std::optional<FoundError> error;  // ErrorFound
   // ErrorFound / Deadlock: the state the error was found from (its path via parent pointers);
   // kNoParent for an error in an initial state.

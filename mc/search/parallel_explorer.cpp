@@ -1,5 +1,7 @@
 #include "mc/search/parallel_explorer.h"
 
+#include "mc/search/bitstate_store.h"
+#include "mc/search/hash_compaction_store.h"
 #include "mc/search/tree_store.h"
 
 #include <algorithm>
@@ -15,16 +17,48 @@
 namespace tandem::search {
 
 namespace {
+// A state on a stack: its key in the store or, with a lossy store (which cannot give states
+// back), where its bytes are in the stack's byte buffer (key.id the offset, key.aux the length;
+// the buffer holds the entries' bytes in the entries' order, as SPIN's pan keeps its stack).
 struct Entry {
   StateKey key;
   uint32_t depth;
 };
-// Work handed to a worker that ran dry: entries of another worker's stack and, for a store
-// without parents, the path from an initial state to them (the donor's path array up to the
-// deepest entry handed over).
+// The path from an initial state to the state being expanded, for a store without parents:
+// keys for a store that gives states back (tree), the states themselves for a lossy store.
+struct Path {
+  std::vector<StateKey> keys;
+  std::vector<std::string> states;  // the first `size`; those beyond keep their buffers
+  size_t size = 0;
+  // `e`, just popped, becomes the last state of the path: path[d] is the state last expanded
+  // at depth d. A lossy store's entry takes its bytes from the end of `stackBytes`.
+  void push(const Entry& e, std::string& stackBytes, bool lossy) {
+    if (!lossy) {
+      keys.resize(e.depth);
+      keys.push_back(e.key);
+      return;
+    }
+    if (states.size() <= e.depth) states.resize(e.depth + 1);
+    states[e.depth].assign(stackBytes, e.key.id, e.key.aux);
+    stackBytes.resize(e.key.id);
+    size = e.depth + 1;
+  }
+  Path prefix(size_t depth) const {
+    Path p;
+    p.keys.assign(keys.begin(),
+                  keys.begin() + static_cast<ptrdiff_t>(std::min(depth, keys.size())));
+    p.size = std::min(depth, size);
+    p.states.assign(states.begin(), states.begin() + static_cast<ptrdiff_t>(p.size));
+    return p;
+  }
+};
+// Work handed to a worker that ran dry: entries of another worker's stack (with their bytes, for
+// a lossy store) and, for a store without parents, the path from an initial state to them (the
+// donor's path up to the deepest entry handed over).
 struct Work {
-  std::vector<StateKey> path;
+  Path path;
   std::vector<Entry> entries;
+  std::string bytes;
 };
 constexpr size_t kBfsBlock = 64;  // level entries a worker takes at once
 }  // namespace
@@ -33,11 +67,12 @@ constexpr size_t kBfsBlock = 64;  // level entries a worker takes at once
 class ParallelExplorer::Run {
  public:
   Run(const ParallelOptions& o, std::unique_ptr<VisitedSet> visited)
-      : opts(o), owned(std::move(visited)), store(*owned) {}
+      : opts(o), owned(std::move(visited)), store(*owned), lossy(!store.keepsStates()) {}
 
   const ParallelOptions& opts;
   std::unique_ptr<VisitedSet> owned;
   VisitedSet& store;
+  const bool lossy;  // the stacks and paths hold the states' bytes
   std::atomic<bool> stop{false};
   std::atomic<bool> memoryFull{false}, boundHit{false};
   // --max-states: tickets of states stored or being stored (never more than the bound), and
@@ -49,7 +84,7 @@ class ParallelExplorer::Run {
   std::optional<Outcome> ended;
   std::optional<FoundError> error;
   StateKey errorSource = kNoKey;
-  std::vector<StateKey> errorPath;  // a store without parents: the path, the source last
+  Path errorPath;  // a store without parents: the path, the source last
   std::string why;
   std::exception_ptr failure;  // an exception in a worker, rethrown by run()
 
@@ -79,14 +114,16 @@ class ParallelExplorer::Run {
       run_.store.leave(id_);
       if (err_) run_.found(Outcome::ErrorFound, std::move(err_), kNoKey, nullptr);
     }
-    // Expands one entry; its new successors go to `out`. `path`: for a store without parents,
-    // the keys from an initial state to e (e last).
-    void expand(const Entry& e, std::vector<Entry>& out, const std::vector<StateKey>* path) {
+    // Expands one entry; its new successors go to `out` (and their bytes to outBytes, for a
+    // lossy store). `path`: for a store without parents, the path from an initial state to e
+    // (e last).
+    void expand(const Entry& e, std::vector<Entry>& out, const Path* path) {
       if (run_.opts.budget->depthExceeded(e.depth)) {
         ++depthCuts;
         return;
       }
-      const std::string_view state = run_.store.get(id_, e.key);
+      const std::string_view state =
+          run_.lossy ? std::string_view(path->states[e.depth]) : run_.store.get(id_, e.key);
       from(e.key, e.depth);
       if (!run_.store.enter(id_, may_)) return full();
       const bool moved = sys_->successors(state, *this);
@@ -122,6 +159,7 @@ class ParallelExplorer::Run {
 
     uint64_t transitions = 0, matched = 0, maxDepth = 0, depthCuts = 0;
     uint64_t porReduced = 0, porFull = 0;  // --por: states expanded with a reduction, without
+    std::string outBytes;  // a lossy store: the bytes of the entries expand() put out
 
    private:
     struct Pending {
@@ -189,7 +227,12 @@ class ParallelExplorer::Run {
       }
       const uint32_t d = parent_ == kNoKey ? 0 : depth_ + 1;
       maxDepth = std::max<uint64_t>(maxDepth, d);
-      out.push_back({ins.key, d});
+      if (run_.lossy) {
+        out.push_back({{outBytes.size(), static_cast<uint32_t>(state.size())}, d});
+        outBytes.append(state);
+      } else {
+        out.push_back({ins.key, d});
+      }
       if (limit && run_.stored.fetch_add(1) + 1 >= *limit) {  // reached, as chargeState says
         run_.boundHit.store(true);
         run_.halt();
@@ -222,8 +265,7 @@ class ParallelExplorer::Run {
     std::lock_guard lock(poolMutex);
     poolCv.notify_all();
   }
-  void found(Outcome o, std::optional<FoundError> e, StateKey source,
-             const std::vector<StateKey>* path) {
+  void found(Outcome o, std::optional<FoundError> e, StateKey source, const Path* path) {
     {
       std::lock_guard lock(resultMutex);
       if (ended) return;
@@ -250,48 +292,56 @@ class ParallelExplorer::Run {
   }
 
   // ---- dfs ----
-  // `path` (a store without parents): path[d] is the key of the state last expanded at depth d.
-  // Every entry on the stack at depth d then has path[0..d-1] as its ancestors: its parent was
+  // `path` (a store without parents): path[d] is the state last expanded at depth d. Every
+  // entry on the stack at depth d then has path[0..d-1] as its ancestors: its parent was
   // expanded at d - 1, and no other state of depth d - 1 is expanded before the entry is popped.
   void dfs(unsigned w, Work work, const std::function<void()>& startOthers) {
     Worker& me = *workers[w];
     const bool paths = !store.hasParents();
     std::vector<Entry> stack = std::move(work.entries), out;
-    std::vector<StateKey> path = std::move(work.path);
+    Path path = std::move(work.path);
+    std::string stackBytes = std::move(work.bytes);  // a lossy store: the stack's states
     for (;;) {
       if (w == 0) poll();
       if (stopped()) return;
-      if (stack.empty() && !take(w, stack, path)) return;
+      if (stack.empty() && !take(w, stack, path, stackBytes)) return;
       if (stack.empty()) continue;
       const Entry e = stack.back();
       stack.pop_back();
-      if (paths) {
-        path.resize(e.depth);
-        path.push_back(e.key);
-      }
+      if (paths) path.push(e, stackBytes, lossy);
       out.clear();
       me.expand(e, out, paths ? &path : nullptr);
+      if (lossy) {
+        for (Entry& x : out) x.key.id += stackBytes.size();
+        stackBytes += me.outBytes;
+        me.outBytes.clear();
+      }
       stack.insert(stack.end(), out.begin(), out.end());
       if (startOthers && store.size() >= opts.shareAfter) startOthers();
-      if (hungry.load(std::memory_order_relaxed) > 0 && stack.size() > 1) share(stack, path);
+      if (hungry.load(std::memory_order_relaxed) > 0 && stack.size() > 1)
+        share(stack, path, stackBytes);
     }
   }
   // Gives the older half of `stack` (the states nearest the root: the largest subtrees), with
-  // the path to them when the store keeps no parents.
-  void share(std::vector<Entry>& stack, const std::vector<StateKey>& path) {
+  // their bytes (a lossy store) and the path to them when the store keeps no parents.
+  void share(std::vector<Entry>& stack, const Path& path, std::string& stackBytes) {
     const size_t half = stack.size() / 2;
     Work work;
     work.entries.assign(stack.begin(), stack.begin() + static_cast<ptrdiff_t>(half));
-    if (!store.hasParents())
-      work.path.assign(path.begin(),
-                       path.begin() + static_cast<ptrdiff_t>(work.entries.back().depth));
+    if (!store.hasParents()) work.path = path.prefix(work.entries.back().depth);
     stack.erase(stack.begin(), stack.begin() + static_cast<ptrdiff_t>(half));
+    if (lossy) {  // the entries given away own the front of the bytes
+      const uint64_t cut = stack.front().key.id;
+      work.bytes.assign(stackBytes, 0, cut);
+      stackBytes.erase(0, cut);
+      for (Entry& x : stack) x.key.id -= cut;
+    }
     std::lock_guard lock(poolMutex);
     pool.push_back(std::move(work));
     poolCv.notify_one();
   }
   // Waits for shared work; false when the run is over (every worker waits, or it stopped).
-  bool take(unsigned w, std::vector<Entry>& stack, std::vector<StateKey>& path) {
+  bool take(unsigned w, std::vector<Entry>& stack, Path& path, std::string& stackBytes) {
     std::unique_lock lock(poolMutex);
     ++idle;
     hungry.fetch_add(1);
@@ -299,6 +349,7 @@ class ParallelExplorer::Run {
       if (!pool.empty()) {
         stack = std::move(pool.back().entries);
         path = std::move(pool.back().path);
+        stackBytes = std::move(pool.back().bytes);
         pool.pop_back();
         break;
       }
@@ -356,6 +407,10 @@ ExploreResult ParallelExplorer::run() {
   std::unique_ptr<VisitedSet> visited;
   if (opts_.store == StoreKind::Tree)
     visited = std::make_unique<TreeStore>(n);
+  else if (opts_.store == StoreKind::HashCompaction)
+    visited = std::make_unique<HashCompactionStore>(n);
+  else if (opts_.store == StoreKind::Bitstate)
+    visited = std::make_unique<BitstateStore>(n, opts_.bitstateBits);
   else
     visited = std::make_unique<SharedStateStore>(n);
   if (opts_.search == Strategy::Bfs && !visited->hasParents())
@@ -435,7 +490,8 @@ ExploreResult ParallelExplorer::run() {
       for (unsigned w = 1; w < n; ++w)
         threads.emplace_back([&, w] { guarded([&] { run.dfs(w, Work{}, nullptr); }); });
     };
-    guarded([&] { run.dfs(0, Work{{}, std::move(initial)}, startOthers); });
+    Work first{{}, std::move(initial), std::move(run.workers[0]->outBytes)};
+    guarded([&] { run.dfs(0, std::move(first), startOthers); });
     run.halt();  // the leader is done: wake the workers that wait for work
   }
   for (auto& t : threads) t.join();
@@ -457,10 +513,16 @@ ExploreResult ParallelExplorer::run() {
   res.storeBytes = run.store.memoryBytes();
   res.storeMemory = run.store.memory();
   res.peakRssMb = peakRssMb();
+  res.omission = run.store.omission();
   if (run.ended) {
     res.outcome = *run.ended;
     res.error = run.error;
-    std::vector<StateKey> keys = run.errorPath;  // the workers are done: worker 0 decodes
+    if (run.lossy) {  // the path holds the states themselves
+      errorPath_.assign(run.errorPath.states.begin(),
+                        run.errorPath.states.begin() + static_cast<ptrdiff_t>(run.errorPath.size));
+      return res;
+    }
+    std::vector<StateKey> keys = run.errorPath.keys;  // the workers are done: worker 0 decodes
     if (run.store.hasParents()) {
       for (StateKey k = run.errorSource; k != kNoKey; k = run.store.parent(k)) keys.push_back(k);
       std::reverse(keys.begin(), keys.end());

@@ -8,6 +8,8 @@
 //    shared left.
 //  - bfs: level-synchronous; the workers split each level and meet at a barrier before the
 //    next, so the first error found is still at the least depth and its trace is shortest.
+// With a lossy store (hc, bitstate), which cannot give a state back, the stacks hold the states'
+// bytes, and the path to the state being expanded is kept as states for the counterexample.
 // One worker runs alone until `shareAfter` states are stored: a run that ends before is the
 // sequential explorer's run, state for state, with the same counts and the same trace.
 // With --por, a worker marks a state expanded before it looks whether the successors it would
@@ -36,7 +38,8 @@ struct ParallelOptions {
   Budget* budget = nullptr;         // required; touched by the leader only
   Progress* progress = nullptr;     // null: no progress line
   bool deadlock = false;
-  StoreKind store = StoreKind::Exact;  // tree: dfs only (it keeps no parents)
+  StoreKind store = StoreKind::Exact;  // tree, hc, bitstate: dfs only (they keep no parents)
+  unsigned bitstateBits = 27;          // bitstate: log2 of the array's bits
   // --por: makes each worker's reducer (a PorReducer over the model's analysis); the store must
   // keep expanded marks (the exact one). Empty: off.
   std::function<std::unique_ptr<SuccessorReducer>()> reducer;

@@ -28,7 +28,19 @@ size_t middle(size_t lo, size_t hi) { return lo + (hi - lo + 1) / 2; }
 
 }  // namespace
 
-const char* storeKindName(StoreKind k) { return k == StoreKind::Tree ? "tree" : "exact"; }
+const char* storeKindName(StoreKind k) {
+  switch (k) {
+    case StoreKind::Tree:
+      return "tree";
+    case StoreKind::HashCompaction:
+      return "hc";
+    case StoreKind::Bitstate:
+      return "bitstate";
+    case StoreKind::Exact:
+      break;
+  }
+  return "exact";
+}
 
 TreeStore::TreeStore(unsigned workers)
     : workers_(workers),
@@ -242,13 +254,6 @@ bool TreeStore::grow(unsigned self, bool allowed) {
           }
         }
       });
-}
-
-void TreeStore::markExpanded(StateKey) {
-  throw std::logic_error("the tree store keeps no expanded marks");
-}
-bool TreeStore::isExpanded(std::string_view, uint64_t) const {
-  throw std::logic_error("the tree store keeps no expanded marks");
 }
 
 uint64_t TreeStore::size() const {

@@ -43,10 +43,6 @@ class TreeStore final : public VisitedSet {
   void prefetchState(uint64_t) const override {}
   Insert insert(unsigned w, std::string_view state, uint64_t hash, StateKey parent) override;
   std::string_view get(unsigned w, StateKey key) override;
-  // No marks: a state's root has no room for one (check refuses --por with --store tree).
-  bool marksExpanded() const override { return false; }
-  void markExpanded(StateKey) override;
-  bool isExpanded(std::string_view, uint64_t) const override;
   bool hasParents() const override { return false; }
   StateKey parent(StateKey) const override { return kNoKey; }
   uint64_t size() const override;

@@ -35,6 +35,9 @@ def model(name):
 COMMANDS = [
     ("check explicit", ["check", model("forever.tdm")], 20000, 30),
     ("check tree", ["check", model("forever.tdm"), "--store", "tree"], 20000, 30),
+    # The lossy stores: the frontier and the path hold the states (docs/check.md).
+    ("check hc", ["check", model("forever.tdm"), "--store", "hc"], 20000, 30),
+    ("check bitstate", ["check", model("forever.tdm"), "--store", "bitstate"], 20000, 30),
     ("check symbolic", ["check", model("paths.tdm"), "--entry", "walk"], 10000, 6100),
     ("prove", ["prove", model("toggles.tdm")], 5000, 3),
     ("testgen classic", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "classic"], 10000, 6100),

@@ -106,10 +106,26 @@ TEST_CASE("tsan: the tree store, with the paths handed over with the work") {
   CHECK(r.transitions == 3 * kMax * kMax * kMax);
 }
 
+TEST_CASE("tsan: the lossy stores, with stacks of states handed over with the work") {
+  const ExploreResult hc =
+      explore(3, Strategy::Dfs, false, {}, nullptr, nullptr, StoreKind::HashCompaction);
+  CHECK(hc.outcome == Outcome::Exhausted);
+  CHECK(hc.states == kMax * kMax * kMax);
+  CHECK(hc.transitions == 3 * kMax * kMax * kMax);
+  // Two workers may both set the bits of one new state at once (a state counted twice).
+  const ExploreResult bits =
+      explore(3, Strategy::Dfs, false, {}, nullptr, nullptr, StoreKind::Bitstate);
+  CHECK(bits.outcome == Outcome::Exhausted);
+  CHECK(bits.states >= kMax * kMax * kMax);
+  CHECK(bits.states <= kMax * kMax * kMax + 100);
+}
+
 TEST_CASE("tsan: the first error stops every worker, and its path is a path") {
   for (auto [s, store] : {std::pair{Strategy::Dfs, StoreKind::Exact},
                           {Strategy::Bfs, StoreKind::Exact},
-                          {Strategy::Dfs, StoreKind::Tree}}) {
+                          {Strategy::Dfs, StoreKind::Tree},
+                          {Strategy::Dfs, StoreKind::HashCompaction},
+                          {Strategy::Dfs, StoreKind::Bitstate}}) {
     std::vector<std::string> path;
     const ExploreResult r = explore(2, s, true, {}, &path, nullptr, store);
     REQUIRE(r.outcome == Outcome::ErrorFound);

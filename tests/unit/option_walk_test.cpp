@@ -87,6 +87,8 @@ std::vector<std::string> context(cli::Command c, const std::string& option, cons
         return {"check", foo, "--entry", "foo", "--solving", "mixed"};
       if (option == "dot-max-states")
         return {"check", shared("peterson2.tdm"), "--dot", tmp.path("g.dot")};
+      if (option == "bitstate-bits")
+        return {"check", shared("peterson2.tdm"), "--store", "bitstate"};
       if (option == "inputs" || option == "solving" || option == "tests")
         return {"check", foo, "--entry", "foo"};
       return {"check", shared("peterson2.tdm")};
@@ -159,6 +161,7 @@ std::vector<std::string> value(const cli::OptionSpec& s, cli::Command c, const S
       {"timeout", "100"},
       {"triage-timeout", "5"},
       {"memory-limit", "100000"},
+      {"bitstate-bits", "12"},
   };
   if (s.kind == V::Flag) return {};
   if (auto it = special.find(s.name); it != special.end()) return {it->second};
