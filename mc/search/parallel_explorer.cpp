@@ -301,6 +301,7 @@ class ParallelExplorer::Run {
     std::vector<Entry> stack = std::move(work.entries), out;
     Path path = std::move(work.path);
     std::string stackBytes = std::move(work.bytes);  // a lossy store: the stack's states
+    bool othersStarted = !startOthers;
     for (;;) {
       if (w == 0) poll();
       if (stopped()) return;
@@ -317,7 +318,12 @@ class ParallelExplorer::Run {
         me.outBytes.clear();
       }
       stack.insert(stack.end(), out.begin(), out.end());
-      if (startOthers && store.size() >= opts.shareAfter) startOthers();
+      // The leader starts the others once; size() sums every worker's counter (cache lines
+      // the others write), so it is not asked again.
+      if (!othersStarted && store.size() >= opts.shareAfter) {
+        startOthers();
+        othersStarted = true;
+      }
       if (hungry.load(std::memory_order_relaxed) > 0 && stack.size() > 1)
         share(stack, path, stackBytes);
     }
