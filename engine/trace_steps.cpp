@@ -1,8 +1,11 @@
 #include "engine/trace_steps.h"
 
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include "mc/exec/state_format.h"
+#include "mc/expr/float64.h"
 
 namespace tandem::engine {
 
@@ -24,6 +27,9 @@ nlohmann::json namedValueJson(const exec::Value& v, const exec::ValueNames& name
     case exec::ValueKind::I32:
     case exec::ValueKind::I64:
       return v.asBits();
+    case exec::ValueKind::F64:  // JSON has no NaN or infinity: those are the strings of format
+      if (std::isfinite(v.asF64())) return v.asF64();
+      return f64::format(v.asF64());
     case exec::ValueKind::Bool:
       return v.asBool();
     case exec::ValueKind::Null:
@@ -79,6 +85,14 @@ std::optional<exec::Value> valueFromJson(const nlohmann::json& j, const exec::Va
     case exec::ValueKind::I64:
       if (!j.is_number_integer()) return std::nullopt;
       return exec::Value::bits(like.bitWidth(), j.get<int64_t>());
+    case exec::ValueKind::F64:
+      if (j.is_number()) return exec::Value::f64(j.get<double>());
+      if (j.is_string() && j.get<std::string>() == "nan") return exec::Value::f64(std::nan(""));
+      if (j.is_string() && j.get<std::string>() == "inf")
+        return exec::Value::f64(std::numeric_limits<double>::infinity());
+      if (j.is_string() && j.get<std::string>() == "-inf")
+        return exec::Value::f64(-std::numeric_limits<double>::infinity());
+      return std::nullopt;
     case exec::ValueKind::Bool:
       if (!j.is_boolean()) return std::nullopt;
       return exec::Value::boolean(j.get<bool>());

@@ -94,7 +94,7 @@ std::vector<OptionSpec> buildTable() {
     {"timeout", 0, V::Seconds, "S", "none", "bound on the run time, in seconds", kAnalyses | kReplay, {}, to(&Options::timeout)},
     {"memory-limit", 0, V::Count, "MB", "none", "bound on the memory (resident set), in MB", kAnalyses | kReplay, {}, to(&Options::memoryLimitMb)},
     // Properties.
-    {"check", 0, V::List, "KIND,...", "all", "error kinds tracked: assert, invariant, index-out-of-bounds, null-deref, div-by-zero, negative-size, deadlock, and overflow (i32/i64 arithmetic that wraps; only when listed)", kAnalyses, {}, to(&Options::checkKinds)},
+    {"check", 0, V::List, "KIND,...", "all", "error kinds tracked: assert, invariant, index-out-of-bounds, null-deref, div-by-zero, negative-size, deadlock, float-conversion (int(x) of an f64 NaN or out of range), and overflow (i32/i64 arithmetic that wraps; only when listed)", kAnalyses, {}, to(&Options::checkKinds)},
     {"invariant", 0, V::Repeated, "EXPR", "", "an extra safety property (an expression); repeatable", kCheck | kProve | kTestgen | kRun | kExport | kIr | kReplay, {}, to(&Options::invariants)},
     {"deadlock", 0, V::Flag, "", "on", "report deadlocks: states of closed systems where no process can move and some process is not at a valid end (the default)", kCheck | kRun | kProve | kExport, {}, to(&Options::deadlock)},
     {"no-deadlock", 0, V::Flag, "", "", "do not report deadlocks of closed systems", kCheck | kRun | kProve | kExport, {}, to(&Options::noDeadlock)},

@@ -15,9 +15,10 @@ std::array<bool, ir::kErrorKinds> trackedKinds(const Options& o) {
   for (const auto& k : o.checkKinds) {
     auto kind = ir::parseErrorKind(k);
     if (!kind)
-      throw engine::usageError("unknown error kind '" + k +
-                               "' in --check (kinds: assert, invariant, index-out-of-bounds, "
-                               "null-deref, div-by-zero, negative-size, deadlock, overflow)");
+      throw engine::usageError(
+          "unknown error kind '" + k +
+          "' in --check (kinds: assert, invariant, index-out-of-bounds, "
+          "null-deref, div-by-zero, negative-size, deadlock, float-conversion, overflow)");
     t[static_cast<size_t>(*kind)] = true;
   }
   return t;

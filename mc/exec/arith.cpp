@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "mc/expr/float64.h"
 #include "mc/expr/int_functions.h"
 
 namespace tandem::exec {
@@ -83,6 +84,44 @@ Result<Value> intBinary(Op op, const BigInt& x, const BigInt& y, const Value& a,
   }
 }
 
+// f64 operands: IEEE, with no error (x / 0 is an infinity or NaN).
+Result<Value> floatBinary(Op op, double x, double y) {
+  using f64::Arith, f64::Compare;
+  switch (op) {
+    case Op::Add:
+      return Value::f64(f64::arith(Arith::Add, x, y));
+    case Op::Sub:
+      return Value::f64(f64::arith(Arith::Sub, x, y));
+    case Op::Mul:
+      return Value::f64(f64::arith(Arith::Mul, x, y));
+    case Op::Div:
+      return Value::f64(f64::arith(Arith::Div, x, y));
+    case Op::Eq:
+      return Value::boolean(f64::compare(Compare::Eq, x, y));
+    case Op::Ne:
+      return Value::boolean(f64::compare(Compare::Ne, x, y));
+    case Op::Lt:
+      return Value::boolean(f64::compare(Compare::Lt, x, y));
+    case Op::Le:
+      return Value::boolean(f64::compare(Compare::Le, x, y));
+    case Op::Gt:
+      return Value::boolean(f64::compare(Compare::Gt, x, y));
+    case Op::Ge:
+      return Value::boolean(f64::compare(Compare::Ge, x, y));
+    default:
+      return internal(std::string("f64 operator ") + opName(op));
+  }
+}
+
+// `int(x)`, `i32(x)`, `i64(x)` of an f64: truncation toward zero, then the integral conversion.
+Result<Value> floatToIntegral(double x, TypeRef t) {
+  auto n = f64::toInteger(x);
+  if (!n)
+    return ExecError{ir::ErrorKind::FloatConversion, SourceLoc{},
+                     "f64 value " + f64::format(x) + " has no integer conversion", false};
+  return integralValue(t, *n);
+}
+
 // The order of two values of one scalar kind, for < <= > >=.
 Result<std::strong_ordering> compare(const Value& a, const Value& b) {
   if (a.kind() != b.kind()) return internal("comparison of different kinds");
@@ -158,6 +197,7 @@ Result<Value> applyUnary(Op op, const Value& a, TypeRef resultType) {
       if (a.kind() != ValueKind::Bool) return internal("! of a non-bool");
       return Value::boolean(!a.asBool());
     case Op::Neg:
+      if (a.kind() == ValueKind::F64) return Value::f64(-a.asF64());  // flips the sign of 0, NaN
       if (a.kind() == ValueKind::Int) return Value::integer(-a.asInt());
       if (a.bitWidth()) return wrapped(a.bitWidth(), 0 - static_cast<uint64_t>(a.asBits()));
       return internal("- of a non-integer");
@@ -169,6 +209,13 @@ Result<Value> applyUnary(Op op, const Value& a, TypeRef resultType) {
       }
       return internal("abs of a non-integer");
     case Op::Cast:
+      if (resultType && resultType->kind == TypeKind::F64) {
+        if (a.kind() == ValueKind::F64) return a;
+        if (a.isIntegral()) return Value::f64(f64::fromInteger(a.toBigInt()));
+        return internal("f64() of a non-number");
+      }
+      if (a.kind() == ValueKind::F64 && resultType && resultType->isIntegral())
+        return floatToIntegral(a.asF64(), resultType);
       if (!a.isIntegral() || !resultType || !resultType->isIntegral())
         return internal("cast between non-integral types");
       return coerceIntegral(a, resultType);
@@ -178,6 +225,12 @@ Result<Value> applyUnary(Op op, const Value& a, TypeRef resultType) {
 }
 
 Result<Value> applyBinary(Op op, const Value& a, const Value& b, TypeRef resultType) {
+  if (a.kind() == ValueKind::F64 || b.kind() == ValueKind::F64) {
+    if (a.kind() != b.kind())  // the type checker never mixes f64 with another type
+      return internal(std::string("operator ") + opName(op) + " on " + valueKindName(a.kind()) +
+                      " and " + valueKindName(b.kind()));
+    return floatBinary(op, a.asF64(), b.asF64());
+  }
   if (a.kind() != b.kind() && a.isIntegral() && b.isIntegral()) {
     // The type checker gives both operands one type; an int literal next to an i32 is the only
     // mix worth tolerating, by reading the literal in the bit-vector type.

@@ -12,7 +12,8 @@
 
 namespace tandem::exec {
 
-// Neg, Not, Abs, Cast (to `resultType`).
+// Neg, Not, Abs, Cast (to `resultType`). A Cast of an f64 to an integral type that is NaN or out
+// of range is ErrorKind::FloatConversion.
 Result<Value> applyUnary(Op op, const Value& a, TypeRef resultType);
 
 // Products of `int`s longer than this many bits are refused with a limit error: a model that
@@ -20,7 +21,8 @@ Result<Value> applyUnary(Op op, const Value& a, TypeRef resultType);
 inline constexpr unsigned kMaxIntBits = 100000;
 
 // Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, Min, Max, NoOverflowAdd, NoOverflowMul.
-// Division by zero is ErrorKind::DivByZero (without a location: the caller knows the edge).
+// On f64 operands: IEEE (f64::arith, f64::compare), never an error.
+// Integer division by zero is ErrorKind::DivByZero (without a location: the caller knows the edge).
 Result<Value> applyBinary(Op op, const Value& a, const Value& b, TypeRef resultType);
 
 // Program::checkOverflow: the error of an i32/i64 operation (Add, Sub, Mul, Div, Mod; Neg and Abs

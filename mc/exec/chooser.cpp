@@ -36,6 +36,19 @@ Value RandomChooser::choose(TypeRef type, SourceLoc loc) {
           return Value::bits(w, smallInt());
       }
     }
+    case TypeKind::F64:
+      // Mostly small numbers, sometimes the values where float code breaks.
+      switch (rng_() % 8) {
+        case 0:
+          return Value::f64(std::numeric_limits<double>::quiet_NaN());
+        case 1:
+          return Value::f64(chooseBool() ? std::numeric_limits<double>::infinity()
+                                         : -std::numeric_limits<double>::infinity());
+        case 2:
+          return Value::f64(chooseBool() ? 0.0 : -0.0);
+        default:
+          return Value::f64(static_cast<double>(smallInt()) / 4.0);
+      }
     case TypeKind::Bool:
       return Value::boolean(chooseBool());
     case TypeKind::Enum: {

@@ -4,6 +4,7 @@
 
 #include "mc/exec/arith.h"
 #include "mc/exec/eval_context.h"
+#include "mc/expr/float64.h"
 
 namespace tandem::exec {
 
@@ -48,6 +49,8 @@ Result<Value> Evaluator::evalIn(const Ctx& c, ExprRef e) const {
       return Value::enumMember(e->type, e->payload);
     case Op::NullConst:
       return Value::null();
+    case Op::FloatConst:
+      return Value::f64(f64::fromBits(static_cast<uint64_t>(e->value.small())));
     case Op::Var:
       return evalVar(c, e);
     case Op::Pid:

@@ -1,5 +1,6 @@
 #include "mc/exec/natives.h"
 
+#include "mc/expr/float64.h"
 #include "mc/expr/int_functions.h"
 
 namespace tandem::exec {
@@ -41,6 +42,20 @@ NativeRegistry::NativeRegistry() {
     NativeSignature sig{std::vector<TypeKind>(f.arity, TypeKind::Int), TypeKind::Int};
     add(std::string(f.name), sig, adaptIntFunction(f));
     if (f.name == "hash1") add("hash", sig, adaptIntFunction(f));
+  }
+  for (const f64::MathFunction& f : f64::mathFunctions()) {
+    NativeSignature sig{std::vector<TypeKind>(f.arity, TypeKind::F64), TypeKind::F64};
+    auto fn = f.fn;
+    unsigned arity = f.arity;
+    add(std::string(f.name), sig, [fn, arity](std::span<const Value> args) -> std::optional<Value> {
+      if (args.size() != arity) return std::nullopt;
+      double xs[2] = {0, 0};
+      for (size_t i = 0; i < arity; ++i) {
+        if (args[i].kind() != ValueKind::F64) return std::nullopt;
+        xs[i] = args[i].asF64();
+      }
+      return Value::f64(fn(std::span<const double>(xs, arity)));
+    });
   }
 }
 

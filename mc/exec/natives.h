@@ -38,8 +38,8 @@ struct NativeFunction {
 
 class NativeRegistry {
  public:
-  // Pre-filled with the built-in library: abs, min, max, isqrt, ipow, gcd, hash1, hash2, and
-  // `hash` (the same function as hash1).
+  // Pre-filled with the built-in library: abs, min, max, isqrt, ipow, gcd, hash1, hash2,
+  // `hash` (the same function as hash1), and the f64 functions of f64::mathFunctions().
   NativeRegistry();
   struct Empty {};
   explicit NativeRegistry(Empty) {}  // no built-ins (tests, sandboxed plugins)

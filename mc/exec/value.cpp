@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "mc/exec/hash_mix.h"
+#include "mc/expr/float64.h"
 
 namespace tandem::exec {
 
@@ -20,6 +21,8 @@ const char* valueKindName(ValueKind k) {
       return "i32";
     case ValueKind::I64:
       return "i64";
+    case ValueKind::F64:
+      return "f64";
     case ValueKind::Ref:
       return "ref";
     case ValueKind::Array:
@@ -90,6 +93,13 @@ Value Value::bits(unsigned width, int64_t v) {
   return r;
 }
 
+Value Value::f64(double d) {
+  Value r;
+  r.kind_ = ValueKind::F64;
+  r.num_ = BigInt(static_cast<int64_t>(f64::toBits(d)));
+  return r;
+}
+
 Value Value::ref(Address a) {
   Value r;
   r.kind_ = ValueKind::Ref;
@@ -128,6 +138,10 @@ int64_t Value::asBits() const {
   assert((kind_ == ValueKind::I32 || kind_ == ValueKind::I64) &&
          "Value::asBits on a non-bitvector");
   return num_.small();
+}
+double Value::asF64() const {
+  assert(kind_ == ValueKind::F64 && "Value::asF64 on a non-f64");
+  return f64::fromBits(static_cast<uint64_t>(num_.small()));
 }
 BigInt Value::toBigInt() const {
   assert(isIntegral() && "Value::toBigInt on a non-integral value");
@@ -206,6 +220,8 @@ std::string Value::toString(const ValueNames* names) const {
     case ValueKind::I32:
     case ValueKind::I64:
       return num_.toString();
+    case ValueKind::F64:
+      return f64::format(asF64());
     case ValueKind::Bool:
       return asBool() ? "true" : "false";
     case ValueKind::Enum: {
@@ -244,6 +260,8 @@ Value defaultValue(TypeRef type) {
       return Value::i32(0);
     case TypeKind::I64:
       return Value::i64(0);
+    case TypeKind::F64:
+      return Value::f64(0.0);
     case TypeKind::Bool:
       return Value::boolean(false);
     case TypeKind::Enum:

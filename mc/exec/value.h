@@ -19,7 +19,7 @@ using ThreadId = uint32_t;
 using ObjectId = uint32_t;  // index into State::heap
 inline constexpr ThreadId kNoThread = UINT32_MAX;
 
-enum class ValueKind : uint8_t { Null, Int, Bool, Enum, I32, I64, Ref, Array, Object };
+enum class ValueKind : uint8_t { Null, Int, Bool, Enum, I32, I64, F64, Ref, Array, Object };
 const char* valueKindName(ValueKind k);
 
 // Where a `ref` points: a variable (by its store and slot) and a path of array indices below it.
@@ -70,6 +70,10 @@ class Value {
   static Value bits(unsigned width, int64_t v);
   static Value i32(int64_t v) { return bits(32, v); }
   static Value i64(int64_t v) { return bits(64, v); }
+  // An f64, kept as its bit pattern: Value equality and hashing (what the state store compares)
+  // are by bits, so -0.0 and 0.0 are different states and a NaN equals itself. The language's
+  // `==` is IEEE and lives in arith.cpp.
+  static Value f64(double d);
   static Value ref(Address a);
   static Value array(std::vector<Value> elems);
   static Value object(ObjectId id);
@@ -84,6 +88,7 @@ class Value {
   uint32_t enumIndex() const;
   TypeRef enumType() const;
   int64_t asBits() const;  // I32, I64
+  double asF64() const;
   unsigned bitWidth() const {
     return kind_ == ValueKind::I32 ? 32 : kind_ == ValueKind::I64 ? 64 : 0;
   }
@@ -101,7 +106,8 @@ class Value {
 
   size_t hash() const;
   friend bool operator==(const Value& a, const Value& b);
-  // Ints in decimal, `true`, enum member names, `null`, `[1, 2]`, `&x`, `&a[2]`, `obj3`.
+  // Ints in decimal, f64 in their shortest round-trip form (f64::format), `true`, enum member
+  // names, `null`, `[1, 2]`, `&x`, `&a[2]`, `obj3`.
   std::string toString(const ValueNames* names = nullptr) const;
 
  private:

@@ -1,5 +1,7 @@
 #include "mc/expr/expr.h"
 
+#include "mc/expr/float64.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -49,6 +51,8 @@ const char* opName(Op op) {
       return "enum";
     case Op::NullConst:
       return "null";
+    case Op::FloatConst:
+      return "f64";
     case Op::Var:
       return "var";
     case Op::Pid:
@@ -156,6 +160,9 @@ ExprRef ExprManager::mk(Op op, TypeRef type, std::vector<ExprRef> kids, uint32_t
 
 ExprRef ExprManager::intConst(const BigInt& v, TypeRef type) {
   return mk(Op::IntConst, type ? type : types_.intType(), {}, 0, v);
+}
+ExprRef ExprManager::floatConst(double d) {
+  return mk(Op::FloatConst, types_.f64Type(), {}, 0, BigInt(static_cast<int64_t>(f64::toBits(d))));
 }
 ExprRef ExprManager::boolConst(bool b) {
   return mk(Op::BoolConst, types_.boolType(), {}, 0, BigInt(b ? 1 : 0));

@@ -21,8 +21,9 @@ enum class Op : uint8_t {
   BoolConst,  // value 0/1
   EnumConst,  // payload = member index
   NullConst,
-  Var,     // payload = variable id (meaning given by the IR's variable table)
-  Pid,     // index of the executing process instance
+  FloatConst,  // an f64: `value` holds its bit pattern (so 0.0 and -0.0 are different nodes)
+  Var,         // payload = variable id (meaning given by the IR's variable table)
+  Pid,         // index of the executing process instance
   Star,    // a fresh nondeterministic value (only as a whole right-hand side or branch condition)
   Symbol,  // a symbolic value of symbolic execution: payload = symbol id (ExprManager::symbolName)
   // Arithmetic and logic. Integer ops are mathematical on `int` and wrapping on i32/i64.
@@ -80,13 +81,15 @@ struct ExprNode {
   Op op;
   TypeRef type;
   uint32_t payload = 0;
-  BigInt value;  // IntConst/BoolConst value; AtLoc location id; ProcLocal variable id
+  BigInt
+      value;  // IntConst/BoolConst value; FloatConst bits; AtLoc location id; ProcLocal variable id
   std::vector<const ExprNode*> kids;
   size_t hash = 0;
 
   const ExprNode* kid(size_t i) const { return kids[i]; }
   bool isConst() const {
-    return op == Op::IntConst || op == Op::BoolConst || op == Op::EnumConst || op == Op::NullConst;
+    return op == Op::IntConst || op == Op::BoolConst || op == Op::EnumConst ||
+           op == Op::NullConst || op == Op::FloatConst;
   }
   bool isTrue() const { return op == Op::BoolConst && value == BigInt(1); }
   bool isFalse() const { return op == Op::BoolConst && value == BigInt(0); }
@@ -111,6 +114,7 @@ class ExprManager {
   ExprRef falseExpr() { return boolConst(false); }
   ExprRef enumConst(TypeRef enumType, uint32_t index);
   ExprRef nullConst(TypeRef type = nullptr);
+  ExprRef floatConst(double d);
   ExprRef var(uint32_t id, TypeRef type);
   // Boolean connectives with light simplification (constants, duplicates).
   ExprRef mkNot(ExprRef a);

@@ -26,6 +26,7 @@ TypeTable::TypeTable() {
   int_ = make(simple(TypeKind::Int));
   i32_ = make(simple(TypeKind::I32));
   i64_ = make(simple(TypeKind::I64));
+  f64_ = make(simple(TypeKind::F64));
   bool_ = make(simple(TypeKind::Bool));
   null_ = make(simple(TypeKind::Null));
   void_ = make(simple(TypeKind::Void));
@@ -91,6 +92,8 @@ std::string typeToString(TypeRef t) {
       return "i32";
     case TypeKind::I64:
       return "i64";
+    case TypeKind::F64:
+      return "f64";
     case TypeKind::Bool:
       return "bool";
     case TypeKind::Enum:

@@ -11,7 +11,7 @@
 
 namespace tandem {
 
-enum class TypeKind { Int, I32, I64, Bool, Enum, Array, Ref, Class, Null, Void };
+enum class TypeKind { Int, I32, I64, F64, Bool, Enum, Array, Ref, Class, Null, Void };
 
 struct Type {
   TypeKind kind = TypeKind::Int;
@@ -46,6 +46,7 @@ class TypeTable {
   TypeRef intType() const { return int_; }
   TypeRef i32Type() const { return i32_; }
   TypeRef i64Type() const { return i64_; }
+  TypeRef f64Type() const { return f64_; }
   TypeRef boolType() const { return bool_; }
   TypeRef nullType() const { return null_; }
   TypeRef voidType() const { return void_; }
@@ -60,7 +61,7 @@ class TypeTable {
  private:
   Type* make(Type t);
   std::deque<Type> storage_;  // stable addresses
-  TypeRef int_, i32_, i64_, bool_, null_, void_;
+  TypeRef int_, i32_, i64_, f64_, bool_, null_, void_;
   std::map<std::pair<TypeRef, int64_t>, TypeRef> arrays_;
   std::map<TypeRef, TypeRef> refs_;
   std::map<std::string, TypeRef> enums_;

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "mc/expr/float64.h"
+
 namespace tandem::ir {
 
 namespace {
@@ -74,6 +76,8 @@ class Printer {
         return e->type && e->payload < e->type->members.size() ? e->type->members[e->payload] : "?";
       case Op::NullConst:
         return "null";
+      case Op::FloatConst:
+        return f64::format(f64::fromBits(static_cast<uint64_t>(e->value.small())));
       case Op::Var:
         return p_.vars[e->payload].name;
       case Op::Pid:

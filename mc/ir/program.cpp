@@ -20,6 +20,8 @@ const char* errorKindName(ErrorKind k) {
       return "deadlock";
     case ErrorKind::Overflow:
       return "overflow";
+    case ErrorKind::FloatConversion:
+      return "float-conversion";
   }
   return "?";
 }

@@ -30,10 +30,11 @@ enum class ErrorKind : uint8_t {
   NullDeref,
   DivByZero,
   NegativeSize,
-  Deadlock,  // closed systems: no process can move and some is not at a valid end
-  Overflow,  // --check overflow: i32/i64 arithmetic that wraps (Program::checkOverflow)
+  Deadlock,         // closed systems: no process can move and some is not at a valid end
+  Overflow,         // --check overflow: i32/i64 arithmetic that wraps (Program::checkOverflow)
+  FloatConversion,  // int(x) of an f64 that is NaN or outside [-2^63, 2^63)
 };
-inline constexpr int kErrorKinds = 8;
+inline constexpr int kErrorKinds = 9;
 const char* errorKindName(ErrorKind k);  // "assert", "index-out-of-bounds", ...
 std::optional<ErrorKind> parseErrorKind(const std::string& s);
 // The kinds tracked by default (--check without a list): all but Overflow, which is only on

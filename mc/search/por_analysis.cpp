@@ -35,6 +35,7 @@ std::optional<uint64_t> cellsOf(TypeRef t) {
     case TypeKind::Int:
     case TypeKind::I32:
     case TypeKind::I64:
+    case TypeKind::F64:
     case TypeKind::Bool:
     case TypeKind::Enum:
       return 1;

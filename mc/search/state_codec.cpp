@@ -1,5 +1,7 @@
 #include "mc/search/state_codec.h"
 
+#include "mc/expr/float64.h"
+
 #include <cassert>
 
 namespace tandem::search {
@@ -104,6 +106,11 @@ void putValue(std::string& out, TypeRef t, const Value& v) {
     case TypeKind::I64:
       putSigned(out, v.asBits());
       return;
+    case TypeKind::F64: {  // the bit pattern: -0.0, 0.0 and each NaN payload are distinct states
+      const uint64_t bits = f64::toBits(v.asF64());
+      for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>(bits >> (8 * i)));
+      return;
+    }
     case TypeKind::Bool:
       out.push_back(v.asBool() ? 1 : 0);
       return;
@@ -140,6 +147,12 @@ Value getValue(Reader& r, TypeRef t) {
       return Value::bits(32, r.signedVarint());
     case TypeKind::I64:
       return Value::bits(64, r.signedVarint());
+    case TypeKind::F64: {
+      const std::string_view b = r.bytes(8);
+      uint64_t bits = 0;
+      for (int i = 0; i < 8; ++i) bits |= uint64_t{static_cast<unsigned char>(b[i])} << (8 * i);
+      return Value::f64(f64::fromBits(bits));
+    }
     case TypeKind::Bool:
       return Value::boolean(r.bytes(1)[0] != 0);
     case TypeKind::Enum:
