@@ -232,6 +232,8 @@ class Lowerer {
         return tt.i32Type();
       case ast::TypeExpr::Kind::I64:
         return tt.i64Type();
+      case ast::TypeExpr::Kind::F64:
+        return tt.f64Type();
       case ast::TypeExpr::Kind::Bool:
         return tt.boolType();
       case ast::TypeExpr::Kind::Named:

@@ -3,6 +3,8 @@
 
 #include <cassert>
 
+#include "mc/expr/float64.h"
+
 namespace tandem::lower {
 
 using EK = ast::Expr::Kind;
@@ -80,6 +82,11 @@ ExprRef ExprLowerer::lower(const ast::Expr& e) {
       assert(v && "checked integer literal");
       return em_.intConst(*v, t);
     }
+    case EK::FloatLit: {
+      auto d = f64::parse(e.text);
+      assert(d && "checked f64 literal");
+      return em_.floatConst(*d);
+    }
     case EK::BoolLit:
       return em_.boolConst(e.boolValue);
     case EK::Null:
@@ -106,6 +113,8 @@ ExprRef ExprLowerer::lower(const ast::Expr& e) {
         case ast::UnOp::Neg:
           if (e.args[0]->kind == EK::IntLit)
             return em_.intConst(-*BigInt::parse(e.args[0]->text), t);
+          if (e.args[0]->kind == EK::FloatLit)  // `-0.0` is a constant (IEEE negation)
+            return em_.floatConst(-*f64::parse(e.args[0]->text));
           return em_.mk(Op::Neg, t, {lower(*e.args[0])});
         case ast::UnOp::Not:
           return em_.mk(Op::Not, t, {lower(*e.args[0])});
@@ -174,7 +183,7 @@ ExprRef ExprLowerer::lowerCall(const ast::Expr& e) {
     if (n == "old") return em_.mk(Op::Old, t, args);
     if (n == "no_overflow_add") return em_.mk(Op::NoOverflowAdd, t, args);
     if (n == "no_overflow_mul") return em_.mk(Op::NoOverflowMul, t, args);
-    return em_.mk(Op::Cast, t, args);  // int(), i32(), i64()
+    return em_.mk(Op::Cast, t, args);  // int(), i32(), i64(), f64()
   }
   if (e.ref == RK::Native) {
     std::vector<TypeRef> params;

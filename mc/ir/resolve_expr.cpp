@@ -57,6 +57,9 @@ class Resolver {
         if (!v) return fail(e, "malformed integer literal '" + e.text + "'");
         return em_.intConst(*v);
       }
+      case EK::FloatLit:
+        return fail(e,
+                    "f64 literals are not supported in expressions given on the command line yet");
       case EK::BoolLit:
         return em_.boolConst(e.boolValue);
       case EK::Null:

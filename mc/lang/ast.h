@@ -22,7 +22,7 @@ using StmtPtr = std::unique_ptr<Stmt>;
 // ---------------------------------------------------------------------------------------------
 // Type expressions as written.
 struct TypeExpr {
-  enum class Kind { Int, I32, I64, Bool, Named, Array, Ref };
+  enum class Kind { Int, I32, I64, F64, Bool, Named, Array, Ref };
   Kind kind = Kind::Int;
   SourceLoc loc;
   std::string name;                // Named: an enum or a class
@@ -45,7 +45,8 @@ enum class RefKind {
   Pid,         // `pid` inside process P[N]
   Proc,        // call of a procedure (`callee`)
   Native,      // call of a native function (`callee` is its name)
-  Builtin,     // abs, min, max, len, old, no_overflow_add, no_overflow_mul, int, i32, i64
+  Builtin,     // abs, min, max, len, old, no_overflow_add, no_overflow_mul, int, i32, i64, f64,
+               // the f64 natives (sqrt, ...) are Native
   Process,     // a process name (inside P@L, P.v, P[i]@L, P[i].v)
   Assumed,     // an `assumed ... as id` name inside a `verified` premise
   Method,      // call of a method of the enclosing class (`callee`)
@@ -58,6 +59,7 @@ struct VarInfo;  // declared below
 struct Expr {
   enum class Kind {
     IntLit,     // `text` holds the decimal digits (any size)
+    FloatLit,   // `text` holds the f64 literal as written (`1.5`, `2.0e-3`, `1e9`)
     BoolLit,    // `boolValue`
     Null,       // `null`
     Star,       // `*` as a value: only in `x := *`, `if (*)`, `while (*)`
@@ -75,7 +77,7 @@ struct Expr {
   };
   Kind kind = Kind::IntLit;
   SourceLoc loc;
-  std::string text;  // IntLit digits
+  std::string text;  // IntLit digits, FloatLit text
   bool boolValue = false;
   std::string name;  // Name, Field, AtLabel (the label), Call, NewObject
   UnOp unop = UnOp::Neg;

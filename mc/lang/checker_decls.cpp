@@ -445,6 +445,8 @@ TypeRef Checker::resolveType(ast::TypeExpr* t) {
       return types_.i32Type();
     case K::I64:
       return types_.i64Type();
+    case K::F64:
+      return types_.f64Type();
     case K::Bool:
       return types_.boolType();
     case K::Named: {
@@ -527,6 +529,7 @@ bool Checker::isConstantValue(const ast::Expr& e) {
   using K = ast::Expr::Kind;
   switch (e.kind) {
     case K::IntLit:
+    case K::FloatLit:
     case K::BoolLit:
     case K::Null:
       return true;

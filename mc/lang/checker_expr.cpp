@@ -2,6 +2,7 @@
 #include <array>
 
 #include "mc/expr/bigint.h"
+#include "mc/expr/float64.h"
 #include "mc/lang/checker_impl.h"
 
 namespace tandem::check {
@@ -17,7 +18,8 @@ constexpr std::array<std::pair<const char*, unsigned>, 7> kBuiltinNatives = {
 
 bool isBuiltinFunction(const std::string& n) {
   return n == "abs" || n == "min" || n == "max" || n == "len" || n == "old" ||
-         n == "no_overflow_add" || n == "no_overflow_mul" || n == "int" || n == "i32" || n == "i64";
+         n == "no_overflow_add" || n == "no_overflow_mul" || n == "int" || n == "i32" ||
+         n == "i64" || n == "f64";
 }
 
 }  // namespace
@@ -141,6 +143,9 @@ TypeRef Checker::checkExpr(ast::Expr& e, TypeRef expected) {
       e.type = types_.intType();
       if (expected && expected->isBitVector()) coerce(e, expected, "literal");
       return e.type;
+    case EK::FloatLit:
+      if (!f64::parse(e.text)) error(e.loc, "malformed f64 literal '" + e.text + "'");
+      return e.type = types_.f64Type();
     case EK::BoolLit:
       return e.type = types_.boolType();
     case EK::Null:
@@ -307,8 +312,8 @@ TypeRef Checker::checkUnary(ast::Expr& e, TypeRef expected) {
         return e.type;
       }
       TypeRef t = checkExpr(a, expected);
-      if (t && !t->isIntegral()) {
-        error(e.loc, "operator '-' expects an integer operand, got '" + typeToString(t) + "'");
+      if (t && !t->isIntegral() && t->kind != TypeKind::F64) {
+        error(e.loc, "operator '-' expects a number, got '" + typeToString(t) + "'");
         return nullptr;
       }
       return t;
@@ -360,6 +365,21 @@ TypeRef Checker::checkBinary(ast::Expr& e, TypeRef expected) {
       b = coerce(*e.args[1], a, "operand") ? a : b;
   }
   bool eq = e.binop == B::Eq || e.binop == B::Ne;
+  // f64 never mixes with another type implicitly: the conversions f64(e) and int(e) say which
+  // rounding the model means.
+  const bool fa = a->kind == TypeKind::F64, fb = b->kind == TypeKind::F64;
+  if (fa != fb) {
+    error(e.loc, "operator '" + op + "' mixes '" + typeToString(a) + "' and '" + typeToString(b) +
+                     "': convert with f64(e) or int(e)");
+    return nullptr;
+  }
+  if (fa) {
+    if (e.binop == B::Mod) {
+      error(e.loc, "operator '%' is not defined on f64");
+      return nullptr;
+    }
+    return arith ? a : types_.boolType();
+  }
   if (arith || !eq) {
     if (!a->isIntegral() || !b->isIntegral()) {
       error(e.loc, "operator '" + op + "' expects integer operands, got '" + typeToString(a) +
@@ -443,6 +463,18 @@ TypeRef Checker::checkCall(ast::Expr& e, TypeRef expected, bool statementPositio
     }
     return types_.intType();
   }
+  if (const f64::MathFunction* f = f64::findMathFunction(e.name)) {
+    e.ref = RK::Native;  // f64 -> f64, run with the host's libm (NativeRegistry)
+    if (e.args.size() != f->arity) {
+      error(e.loc, "wrong number of arguments to '" + e.name + "': expected " +
+                       std::to_string(f->arity) + ", got " + std::to_string(e.args.size()));
+      return nullptr;
+    }
+    for (auto& a : e.args)
+      if (checkExpr(*a, types_.f64Type()))
+        coerce(*a, types_.f64Type(), "argument of '" + e.name + "'");
+    return types_.f64Type();
+  }
   error(e.loc, "unknown function '" + e.name + "'");
   for (auto& a : e.args) checkExpr(*a);
   return nullptr;
@@ -474,12 +506,13 @@ TypeRef Checker::checkBuiltin(ast::Expr& e, TypeRef expected) {
     body_->proc->usesOld = true;
     return checkExpr(*e.args[0], expected);
   }
-  if (n == "int" || n == "i32" || n == "i64") {
+  if (n == "int" || n == "i32" || n == "i64" || n == "f64") {
     TypeRef t = checkExpr(*e.args[0]);
-    if (t && !t->isIntegral()) {
-      error(e.args[0]->loc, "'" + n + "' converts integers, got '" + typeToString(t) + "'");
+    if (t && !t->isIntegral() && t->kind != TypeKind::F64) {
+      error(e.args[0]->loc, "'" + n + "' converts numbers, got '" + typeToString(t) + "'");
       return nullptr;
     }
+    if (n == "f64") return types_.f64Type();
     return n == "int" ? types_.intType() : n == "i32" ? types_.i32Type() : types_.i64Type();
   }
   // abs, min, max, no_overflow_add, no_overflow_mul: integer operands of one type.

@@ -14,7 +14,7 @@ struct Spelling {
 };
 
 // Keywords in enum order.
-constexpr std::array<Spelling, 40> kKeywords{{
+constexpr std::array<Spelling, 41> kKeywords{{
     {Tok::KwConst, "const"},
     {Tok::KwEnum, "enum"},
     {Tok::KwVar, "var"},
@@ -51,6 +51,7 @@ constexpr std::array<Spelling, 40> kKeywords{{
     {Tok::KwInt, "int"},
     {Tok::KwI32, "i32"},
     {Tok::KwI64, "i64"},
+    {Tok::KwF64, "f64"},
     {Tok::KwBool, "bool"},
     {Tok::KwRef, "ref"},
     {Tok::KwPartition, "partition"},
@@ -106,7 +107,9 @@ class Lexer {
       } else if (isDigit(c)) {
         size_t start = pos_;
         while (pos_ < text_.size() && isDigit(text_[pos_])) advance();
-        out.push_back({Tok::IntLit, std::string(text_.substr(start, pos_ - start)), loc});
+        const bool isFloat = lexFloatTail();
+        out.push_back({isFloat ? Tok::FloatLit : Tok::IntLit,
+                       std::string(text_.substr(start, pos_ - start)), loc});
       } else if (const Spelling* op = matchOperator()) {
         for (size_t i = 0; i < op->text.size(); ++i) advance();
         out.push_back({op->kind, std::string(op->text), loc});
@@ -129,6 +132,30 @@ class Lexer {
       ++col_;
     }
     ++pos_;
+  }
+
+  bool digitAt(size_t i) const { return i < text_.size() && isDigit(text_[i]); }
+
+  // After the digits of a number: consumes a fraction `.d+` and an exponent `e[+-]?d+` when
+  // present and says whether there was either. A `.` must be followed by a digit (`1.` and `.5`
+  // are not literals), so `a[1].f` still lexes as before.
+  bool lexFloatTail() {
+    bool isFloat = false;
+    if (pos_ < text_.size() && text_[pos_] == '.' && digitAt(pos_ + 1)) {
+      advance();
+      while (digitAt(pos_)) advance();
+      isFloat = true;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      size_t d = pos_ + 1;
+      if (d < text_.size() && (text_[d] == '+' || text_[d] == '-')) ++d;
+      if (digitAt(d)) {
+        while (pos_ < d) advance();
+        while (digitAt(pos_)) advance();
+        isFloat = true;
+      }
+    }
+    return isFloat;
   }
 
   bool startsWith(std::string_view s) const { return text_.substr(pos_, s.size()) == s; }
@@ -199,6 +226,8 @@ std::string_view tokSpelling(Tok t) {
       return "identifier";
     case Tok::IntLit:
       return "integer literal";
+    case Tok::FloatLit:
+      return "f64 literal";
     default:
       break;
   }

@@ -75,7 +75,7 @@ std::string Parser::hint() const {
       prev->kind != Tok::Comma)
     return "Tandem has no bitwise operators; '&&' and '||' are the logical ones";
   if ((t.kind == Tok::KwInt || t.kind == Tok::KwBool || t.kind == Tok::KwI32 ||
-       t.kind == Tok::KwI64) &&
+       t.kind == Tok::KwI64 || t.kind == Tok::KwF64) &&
       peek(1).kind == Tok::Ident)
     return "declare a variable as 'var " + peek(1).text + ": " + t.text + " = ...;'";
   if (t.kind == Tok::ColonEq)

@@ -98,7 +98,7 @@ std::string Parser::topLevelHint(const Token& t) {
            "BEEM .dve models)";
   }
   if ((t.kind == Tok::KwInt || t.kind == Tok::KwBool || t.kind == Tok::KwI32 ||
-       t.kind == Tok::KwI64) &&
+       t.kind == Tok::KwI64 || t.kind == Tok::KwF64) &&
       peek(1).kind == Tok::Ident)
     return " (declare a global as 'var " + peek(1).text + ": " + t.text + ";')";
   return "";

@@ -63,6 +63,7 @@ bool Parser::atExpressionStart() const {
   switch (peek().kind) {
     case Tok::Ident:
     case Tok::IntLit:
+    case Tok::FloatLit:
     case Tok::KwTrue:
     case Tok::KwFalse:
     case Tok::KwNull:
@@ -71,6 +72,7 @@ bool Parser::atExpressionStart() const {
     case Tok::KwInt:
     case Tok::KwI32:
     case Tok::KwI64:
+    case Tok::KwF64:
     case Tok::LParen:
     case Tok::LBracket:
     case Tok::Bang:
@@ -216,6 +218,11 @@ ast::ExprPtr Parser::primary() {
       e->text = advance().text;
       return e;
     }
+    case Tok::FloatLit: {
+      auto e = makeExpr(EK::FloatLit, t.loc);
+      e->text = advance().text;
+      return e;
+    }
     case Tok::KwTrue:
     case Tok::KwFalse: {
       auto e = makeExpr(EK::BoolLit, t.loc);
@@ -231,7 +238,8 @@ ast::ExprPtr Parser::primary() {
     }
     case Tok::KwInt:
     case Tok::KwI32:
-    case Tok::KwI64:  // conversions int(e), i32(e), i64(e) are calls of builtins
+    case Tok::KwI64:
+    case Tok::KwF64:  // conversions int(e), i32(e), i64(e), f64(e) are calls of builtins
       if (peek(1).kind != Tok::LParen) failExpected("expression");
       [[fallthrough]];
     case Tok::Ident: {
@@ -339,6 +347,9 @@ ast::TypeExprPtr Parser::baseType() {
       break;
     case Tok::KwI64:
       t->kind = ast::TypeExpr::Kind::I64;
+      break;
+    case Tok::KwF64:
+      t->kind = ast::TypeExpr::Kind::F64;
       break;
     case Tok::KwBool:
       t->kind = ast::TypeExpr::Kind::Bool;

@@ -82,6 +82,7 @@ std::string list(const std::vector<ast::ExprPtr>& es) {
 std::string exprBody(const ast::Expr& e) {
   switch (e.kind) {
     case EK::IntLit:
+    case EK::FloatLit:
       return e.text;
     case EK::BoolLit:
       return e.boolValue ? "true" : "false";
@@ -435,6 +436,8 @@ std::string printType(const ast::TypeExpr& t) {
       return "i32";
     case TK::I64:
       return "i64";
+    case TK::F64:
+      return "f64";
     case TK::Bool:
       return "bool";
     case TK::Named:

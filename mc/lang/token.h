@@ -10,9 +10,10 @@
 namespace tandem {
 
 enum class Tok : uint8_t {
-  End,     // end of file (always the last token)
-  Ident,   // [A-Za-z_][A-Za-z0-9_]*, not a keyword
-  IntLit,  // decimal digits, any length
+  End,       // end of file (always the last token)
+  Ident,     // [A-Za-z_][A-Za-z0-9_]*, not a keyword
+  IntLit,    // decimal digits, any length
+  FloatLit,  // digits with a fraction `.d+` and/or an exponent `e[+-]d+`: an f64 literal
   // Keywords (reserved). Keep KwConst first and KwPid last: isKeyword() relies on the range.
   // `test` is not among them: it is a keyword only at the start of a top-level declaration
   // (`test f(...);`, `test {...}`), since the conformance files name a procedure `test`.
@@ -52,6 +53,7 @@ enum class Tok : uint8_t {
   KwInt,
   KwI32,
   KwI64,
+  KwF64,
   KwBool,
   KwRef,
   KwPartition,
