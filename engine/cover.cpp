@@ -65,6 +65,7 @@ Report cover(ir::Program& p, const CoverRequest& r) {
     throw inputError(r.file, "cover: `invariant` declarations are not implemented yet in cover");
   RunBudget rb(r);
   exec::NativeRegistry natives;
+  refuseF64(p, "cover");
   loadNatives(r, p, natives);
   exec::Evaluator ev(p, natives);
   symbolic::SymEvaluator sev(p, ev);

@@ -20,6 +20,7 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
   h.entry = entryOf(r, p);
   if (r.deadlock && h.entry != ir::kNone)
     throw usageError("--deadlock and --no-deadlock apply to closed systems");
+  refuseF64(p, "export-chc");
   exec::NativeRegistry natives;
   loadNatives(r, p, natives);
   RunBudget rb(r);

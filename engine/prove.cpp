@@ -162,6 +162,7 @@ Verdict verdictOf(fabricate::ProveResult::Outcome o) {
 }  // namespace
 
 Report prove(ir::Program& p, const ProveRequest& r) {
+  refuseF64(p, "prove");
   abstraction::ScopedPredicates defaults;
   fabricate::ProveOptions po = proveOptions(p, r, defaults);
   exec::NativeRegistry natives;

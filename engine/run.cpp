@@ -9,6 +9,7 @@
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
 #include "mc/exec/evaluator.h"
+#include "mc/expr/float64.h"
 
 namespace tandem::engine {
 
@@ -31,6 +32,11 @@ std::optional<exec::Value> parseArg(const std::string& text, TypeRef t) {
   }
   if ((t->kind == TypeKind::Ref || t->kind == TypeKind::Class) && text == "null")
     return exec::Value::null();
+  if (t->kind == TypeKind::F64) {  // a literal, an integer, a sign, or nan / inf / -inf
+    auto d = f64::parse(text);
+    if (!d) return std::nullopt;
+    return exec::Value::f64(*d);
+  }
   if (!t->isIntegral()) return std::nullopt;
   auto v = BigInt::parse(text);
   if (!v || (t->isBitVector() && !v->fitsIn(t->bitWidth()))) return std::nullopt;

@@ -4,6 +4,7 @@
 
 #include "engine/report.h"
 #include "mc/exec/plugin_loader.h"
+#include "mc/ir/f64_uses.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 
@@ -49,6 +50,16 @@ std::unique_ptr<smt::Solver> makeSolver(const Request& r, const ir::Program& p,
   } catch (const smt::SmtError& e) {
     throw inputError(r.file, e.what());
   }
+}
+
+void refuseF64(const ir::Program& p, const std::string& what) {
+  auto at = ir::firstF64Use(p);
+  if (!at) return;
+  const std::string message = "f64 is not supported by " + what + " yet";
+  std::string where = p.file;
+  if (at->valid()) where += ":" + std::to_string(at->line) + ":" + std::to_string(at->col);
+  throw CommandError(CommandError::Kind::Input, {Diagnostic{p.file, at->line, at->col, message}},
+                     where + ": error: " + message + "\n");
 }
 
 ir::CfaId entryOf(const Request& r, const ir::Program& p) {

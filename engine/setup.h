@@ -41,6 +41,11 @@ struct ChainNeeds {
 std::unique_ptr<smt::Solver> makeSolver(const Request& r, const ir::Program& p,
                                         const search::Budget& b, ChainNeeds needs = {});
 
+// The solver-based engines (symbolic execution, prove, cover, export-chc) have no Float64 theory
+// yet: a program with an f64 is refused, at its first f64, as `FILE:LINE:COL: error: f64 is not
+// supported by WHAT yet` (exit status 2).
+void refuseF64(const ir::Program& p, const std::string& what);
+
 // The --entry procedure of an open system (kNone for a closed system without --entry).
 ir::CfaId entryOf(const Request& r, const ir::Program& p);
 // The --class under analysis (its index), or kNone without --class.

@@ -63,6 +63,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
       throw usageError("--target " + r.target + ": no such label in " + p.cfas[entry].name +
                        " or the procedures it calls");
   }
+  refuseF64(p, "dynamic symbolic execution (testgen --dse)");
   RunBudget rb(r);
   exec::NativeRegistry natives;
   loadNatives(r, p, natives);
