@@ -52,6 +52,8 @@ std::string tree(const ast::Expr& e) {
   switch (e.kind) {
     case EK::IntLit:
       return e.text;
+    case EK::FloatLit:
+      return "f64:" + e.text;
     case EK::BoolLit:
       return e.boolValue ? "true" : "false";
     case EK::Null:
@@ -122,6 +124,15 @@ std::string readFile(const std::filesystem::path& p) {
 
 // ---------------------------------------------------------------------------------------------
 // Declarations.
+
+TEST_CASE("parser: f64 literals, types and conversions") {
+  CHECK(exprTree("-1.5 * x + 2.0e-3") == "(((-f64:1.5) * x) + f64:2.0e-3)");
+  CHECK(exprTree("f64(n) / 1e9") == "(f64(n) / f64:1e9)");
+  CHECK(exprTree("a[1].f") == "((a[1]).f)");  // a `.` after digits is a field access
+  auto p = parseOk("var x: f64 = 0.5;\nproc g(y: f64[2]): f64 { return y[0]; }\n");
+  CHECK(printType(*p->globals[0]->type) == "f64");
+  CHECK(tree(*p->globals[0]->init) == "f64:0.5");
+}
 
 TEST_CASE("parser: top-level declarations in order") {
   auto p = parseOk(R"(
