@@ -64,6 +64,7 @@ TEST_CASE("lexer: every keyword") {
       {"int", Tok::KwInt},
       {"i32", Tok::KwI32},
       {"i64", Tok::KwI64},
+      {"f64", Tok::KwF64},
       {"bool", Tok::KwBool},
       {"ref", Tok::KwRef},
       {"partition", Tok::KwPartition},
