@@ -99,6 +99,7 @@ ExprRef ExprLowerer::lower(const ast::Expr& e) {
           return em_.var(varIds.at(e.var), t);
         case RK::Const:
           if (t == prog_.types->boolType()) return em_.boolConst(e.constText == "true");
+          if (t == prog_.types->f64Type()) return em_.floatConst(*f64::parse(e.constText));
           return em_.intConst(*BigInt::parse(e.constText), t);
         case RK::EnumMember:
           return em_.enumConst(t, static_cast<uint32_t>(e.constValue));

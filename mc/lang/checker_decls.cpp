@@ -139,6 +139,11 @@ void Checker::checkConst(ast::ConstDecl& c) {
   if (t && vt) coerce(*c.value, t, "constant '" + c.name + "'");
   if (!isConstantValue(*c.value))
     error(c.value->loc, "the value of constant '" + c.name + "' must be a constant expression");
+  else if (t && t->kind == TypeKind::F64 && c.value->kind != ast::Expr::Kind::FloatLit &&
+           !(c.value->kind == ast::Expr::Kind::Unary && c.value->unop == ast::UnOp::Neg &&
+             c.value->args[0]->kind == ast::Expr::Kind::FloatLit))
+    error(c.value->loc,
+          "the value of f64 constant '" + c.name + "' must be a literal such as 1.5 or -2.0e-3");
   globals_[c.name].type = t;
 }
 

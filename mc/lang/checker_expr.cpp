@@ -275,6 +275,10 @@ TypeRef Checker::checkName(ast::Expr& e) {
           e.constText = v->toString();
         else if (c.value->kind == EK::BoolLit)
           e.constText = c.value->boolValue ? "true" : "false";
+        else if (c.value->kind == EK::FloatLit)
+          e.constText = c.value->text;
+        else if (c.value->kind == EK::Unary && c.value->args[0]->kind == EK::FloatLit)
+          e.constText = "-" + c.value->args[0]->text;  // checkConst allows only this negation
         if (auto v = foldConst(*c.value)) {
           e.constValue = *v;
           e.constText = std::to_string(*v);
