@@ -384,6 +384,16 @@ TypeRef Checker::checkBinary(ast::Expr& e, TypeRef expected) {
     }
     return arith ? a : types_.boolType();
   }
+  // Array equality compares values as the state store does (f64 by bits); on f64 elements that
+  // would differ from IEEE `==` (-0.0, NaN), so the model compares the elements itself.
+  if (eq && a->kind == TypeKind::Array) {
+    TypeRef elem = a->elem;
+    while (elem && elem->kind == TypeKind::Array) elem = elem->elem;
+    if (elem && elem->kind == TypeKind::F64) {
+      error(e.loc, "operator '" + op + "' on arrays of f64 is not defined: compare the elements");
+      return nullptr;
+    }
+  }
   if (arith || !eq) {
     if (!a->isIntegral() || !b->isIntegral()) {
       error(e.loc, "operator '" + op + "' expects integer operands, got '" + typeToString(a) +

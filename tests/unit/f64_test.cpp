@@ -232,6 +232,8 @@ TEST_CASE("f64: type errors: mixing with int, % on f64, f64 index and length") {
   CHECK(checkError("proc f(x: f64): f64 { return sqrt(x, x); }").find("wrong number") !=
         std::string::npos);
   CHECK(checkError("proc f(n: int): f64 { return sqrt(n); }") != "");
+  CHECK(checkError("proc f(a: f64[1], b: f64[1]): bool { return a == b; }")
+            .find("on arrays of f64 is not defined") != std::string::npos);
   CHECK(checkError("const D: f64 = 1.0 / 3.0;\nproc f() { }").find("must be a literal") !=
         std::string::npos);
   CHECK(checkError("const D: f64 = -2.5e-1;\nproc f(): f64 { return D * 2.0; }") == "");
