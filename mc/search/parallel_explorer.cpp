@@ -113,6 +113,9 @@ class ParallelExplorer::Run {
       flush(out);
       run_.store.leave(id_);
       if (err_) run_.found(Outcome::ErrorFound, std::move(err_), kNoKey, nullptr);
+      // An initial value it cannot enumerate (an f64 or ref input) leaves the search incomplete.
+      if (!why_.empty()) run_.incomplete(std::move(why_));
+      why_.clear();
     }
     // Expands one entry; its new successors go to `out` (and their bytes to outBytes, for a
     // lossy store). `path`: for a store without parents, the path from an initial state to e
