@@ -347,6 +347,23 @@ TEST_CASE("tree store: errors and deadlocks with a trace from the kept paths") {
 }
 
 using test::runTandem;
+using test::TempDir;
+
+// An initial value the explicit search cannot enumerate (a ref input) leaves it unknown, with one
+// worker or two: the parallel search once dropped the initial states' reason and said verified.
+TEST_CASE("check --threads: an input it cannot enumerate is unknown, not verified") {
+  TempDir dir;
+  const std::string file =
+      dir.write("input.tdm", "var p: ref int;\nvar n: int = 0;\nrule r: n < 2 -> n := n + 1;\n")
+          .string();
+  for (const char* threads : {"1", "2"}) {
+    CAPTURE(threads);
+    auto r = runTandem({"check", file, "--json", "--threads", threads});
+    CHECK(r.rc == 4);
+    CHECK(r.report["verdict"] == "unknown");
+    CHECK(r.report["reason"].get<std::string>().find("unbounded type") != std::string::npos);
+  }
+}
 
 TEST_CASE("check --threads: the counts of one thread, and where it does not apply") {
   const std::string model = beemPath("bakery.4.dve");
