@@ -29,7 +29,6 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
   eo.guidance = guidance;
   eo.trustVerified = trustVerified;
   eo.endFilter = endFilter;
-  refuseF64(p, "symbolic execution");
   loadNatives(r, p, run->natives);
   run->solver = makeSolver(r, p, run->rb.budget);
   run->ev = std::make_unique<exec::Evaluator>(p, run->natives);

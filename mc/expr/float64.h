@@ -17,6 +17,9 @@ namespace tandem::f64 {
 
 static_assert(std::numeric_limits<double>::is_iec559, "f64 needs an IEEE 754 host double");
 
+// The quiet NaN a solver's NaN model value reads as (SMT-LIB has one NaN per sort).
+inline constexpr uint64_t kQuietNaNBits = 0x7ff8000000000000;
+
 uint64_t toBits(double d);
 double fromBits(uint64_t bits);
 

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "mc/expr/float64.h"
 #include "mc/smt/assertion_stack.h"
 #include "mc/smt/cvc5_translate.h"
 #include "mc/smt/model_extract.h"
@@ -35,6 +36,12 @@ class Cvc5ModelSource final : public ModelSource {
     cvc5::Term v = s_.getValue(t);
     if (v.isBooleanValue()) return BigInt(v.getBooleanValue() ? 1 : 0);
     if (v.isIntegerValue()) return BigInt::parse(v.getIntegerValue());
+    if (v.isFloatingPointNaN()) return BigInt(static_cast<int64_t>(f64::kQuietNaNBits));
+    if (v.isFloatingPointValue()) {  // the bit pattern, held signed (as FloatConst)
+      auto n = BigInt::parse(std::get<2>(v.getFloatingPointValue()).getBitVectorValue(10));
+      if (!n) return std::nullopt;
+      return BigInt(n->wrapTo(64));
+    }
     if (v.isBitVectorValue()) {
       auto n = BigInt::parse(v.getBitVectorValue(10));
       if (!n) return std::nullopt;

@@ -20,6 +20,8 @@ struct Cvc5Builder {
         return s.getBooleanSort();
       case ScalarSort::Int:
         return s.getIntegerSort();
+      case ScalarSort::F64:
+        return s.mkFloatingPointSort(11, 53);
       default:
         return s.mkBitVectorSort(bvWidthOf(k));
     }
@@ -34,6 +36,13 @@ struct Cvc5Builder {
     uint64_t bits = static_cast<uint64_t>(v);
     if (width < 64) bits &= (uint64_t{1} << width) - 1;
     return s.mkBitVector(width, bits);
+  }
+  Term fpVal(uint64_t bits) { return s.mkFloatingPoint(11, 53, s.mkBitVector(64, bits)); }
+  Term rne() { return s.mkRoundingMode(cvc5::RoundingMode::ROUND_NEAREST_TIES_TO_EVEN); }
+  Term fp(cvc5::Kind k, const std::vector<Term>& a) {
+    std::vector<Term> v{rne()};
+    v.insert(v.end(), a.begin(), a.end());
+    return s.mkTerm(k, v);
   }
   Term constant(const std::string& name, SmtSort k) { return s.mkConst(sort(k), name); }
   Term constArray(ScalarSort elem, const Term& fill) {
@@ -124,6 +133,36 @@ struct Cvc5Builder {
         return s.mkTerm(s.mkOp(cvc5::BITVECTOR_SIGN_EXTEND, {param}), a);
       case SmtOp::Extract:
         return s.mkTerm(s.mkOp(cvc5::BITVECTOR_EXTRACT, {param, 0}), a);
+      case SmtOp::FpNeg:
+        return s.mkTerm(cvc5::FLOATINGPOINT_NEG, a);
+      case SmtOp::FpAdd:
+        return fp(cvc5::FLOATINGPOINT_ADD, a);
+      case SmtOp::FpSub:
+        return fp(cvc5::FLOATINGPOINT_SUB, a);
+      case SmtOp::FpMul:
+        return fp(cvc5::FLOATINGPOINT_MULT, a);
+      case SmtOp::FpDiv:
+        return fp(cvc5::FLOATINGPOINT_DIV, a);
+      case SmtOp::FpEq:
+        return s.mkTerm(cvc5::FLOATINGPOINT_EQ, a);
+      case SmtOp::FpLt:
+        return s.mkTerm(cvc5::FLOATINGPOINT_LT, a);
+      case SmtOp::FpLe:
+        return s.mkTerm(cvc5::FLOATINGPOINT_LEQ, a);
+      case SmtOp::FpGt:
+        return s.mkTerm(cvc5::FLOATINGPOINT_GT, a);
+      case SmtOp::FpGe:
+        return s.mkTerm(cvc5::FLOATINGPOINT_GEQ, a);
+      case SmtOp::IntToFp:
+        return s.mkTerm(s.mkOp(cvc5::FLOATINGPOINT_TO_FP_FROM_REAL, {11, 53}),
+                        {rne(), s.mkTerm(cvc5::TO_REAL, a)});
+      case SmtOp::BvToFp:
+        return s.mkTerm(s.mkOp(cvc5::FLOATINGPOINT_TO_FP_FROM_SBV, {11, 53}), {rne(), a[0]});
+      case SmtOp::FpToInt: {  // the real of an integral value: to_int (floor) is exact
+        Term rtz = s.mkRoundingMode(cvc5::RoundingMode::ROUND_TOWARD_ZERO);
+        Term whole = s.mkTerm(cvc5::FLOATINGPOINT_RTI, {rtz, a[0]});
+        return s.mkTerm(cvc5::TO_INTEGER, {s.mkTerm(cvc5::FLOATINGPOINT_TO_REAL, {whole})});
+      }
     }
     throw SmtError("cvc5: unknown SMT operator");
   }

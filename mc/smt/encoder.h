@@ -6,6 +6,11 @@
 //   application and array element read; i32/i64 -> (_ BitVec 32/64) with wrapping bvadd/bvsub/
 //   bvmul, signed comparisons and truncating bvsdiv/bvsrem (SMT-LIB's values for a zero divisor).
 //   int / and % -> SMT-LIB div and mod (Euclidean, the language's semantics).
+//   f64 -> Float64 (FloatingPoint 11 53), never reals: + - * / round to nearest even, == < <= > >=
+//   are IEEE's (fp.eq, fp.lt, ...: false with a NaN; != is their negation), f64(n) rounds to
+//   nearest even, int(x) truncates toward zero (fp.roundToIntegral RTZ, then fp.to_real; the
+//   evaluator's float-conversion obligation excludes NaN and infinities, where SMT-LIB leaves it
+//   unspecified). Literals are their bit patterns.
 //   Conversions: int -> bv with int2bv (the value modulo 2^w); bv -> int exactly as the signed
 //   value, ite(x <s 0, bv2nat(x) - 2^w, bv2nat(x)); i32 <-> i64 by sign_extend / extract.
 //   no_overflow_add/mul(a, b) on w bits: the sum (product) computed exactly in w+1 (2w) bits
@@ -33,6 +38,7 @@
 #include <vector>
 
 #include "mc/expr/expr.h"
+#include "mc/expr/float64.h"
 #include "mc/smt/expr_support.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/smt_ops.h"
@@ -44,6 +50,7 @@ namespace tandem::smt {
 inline constexpr int64_t kMaxExpandedArrayEquality = 64;
 
 // B provides: Term, Fun; boolVal(bool), intVal(const BigInt&), bvVal(int64_t, unsigned width),
+// fpVal(uint64_t bits),
 // constant(name, SmtSort), constArray(ScalarSort elem, fill), function(name, domain, range),
 // apply(fun, args), op(SmtOp, args, param), forall(constants, body).
 template <class B>
@@ -145,6 +152,8 @@ class Encoder {
         return {b_.boolVal(e->isTrue()), {}};
       case Op::EnumConst:
         return {b_.intVal(BigInt(e->payload)), {}};
+      case Op::FloatConst:
+        return {b_.fpVal(floatBits(e->value)), {}};
       case Op::Symbol:
       case Op::Var:
         return leaf(e);
@@ -164,7 +173,7 @@ class Encoder {
         return ite(e);
       case Op::Neg: {
         const NumClass c = numClassOf(e->type);
-        return {b_.op(c.isBv() ? SmtOp::BvNeg : SmtOp::Neg, {as(e->kid(0), c)}), {}};
+        return {negate(as(e->kid(0), c), c), {}};
       }
       case Op::Add:
       case Op::Sub:
@@ -188,8 +197,7 @@ class Encoder {
         const NumClass c = numClassOf(e->type);
         Term x = as(e->kid(0), c);
         Term negative = compare(Op::Lt, x, constant(BigInt(0), c), c);
-        return {b_.op(SmtOp::Ite, {negative, b_.op(c.isBv() ? SmtOp::BvNeg : SmtOp::Neg, {x}), x}),
-                {}};
+        return {b_.op(SmtOp::Ite, {negative, negate(x, c), x}), {}};
       }
       case Op::Min:
       case Op::Max: {
@@ -229,8 +237,16 @@ class Encoder {
 
   Term kid(ExprRef e, size_t i) { return cache_.at(e->kid(i)).term; }
 
+  // FloatConst values (and f64 model values) hold the bit pattern as a signed 64-bit number.
+  static uint64_t floatBits(const BigInt& v) { return static_cast<uint64_t>(v.wrapTo(64)); }
+
+  Term negate(const Term& x, NumClass c) {
+    return b_.op(c.isFloat ? SmtOp::FpNeg : c.isBv() ? SmtOp::BvNeg : SmtOp::Neg, {x});
+  }
+
   Term constant(const BigInt& v, NumClass c) {
     if (c.isBool) return b_.boolVal(v.sign() != 0);
+    if (c.isFloat) return b_.fpVal(f64::toBits(f64::fromInteger(v)));
     if (c.isBv()) return b_.bvVal(v.wrapTo(c.width), c.width);
     return b_.intVal(v);
   }
@@ -247,6 +263,12 @@ class Encoder {
   Term convert(const Term& t, NumClass from, NumClass to) {
     if (from == to) return t;
     if (from.isBool || to.isBool) throw SmtUnsupported("conversion between bool and integers");
+    if (to.isFloat)
+      return from.isBv() ? b_.op(SmtOp::BvToFp, {t}, from.width) : b_.op(SmtOp::IntToFp, {t});
+    if (from.isFloat) {
+      Term n = b_.op(SmtOp::FpToInt, {t});
+      return to.isBv() ? b_.op(SmtOp::IntToBv, {n}, to.width) : n;
+    }
     if (!from.isBv()) return b_.op(SmtOp::IntToBv, {t}, to.width);
     if (!to.isBv()) {
       Term nat = b_.op(SmtOp::BvToNat, {t});
@@ -259,6 +281,13 @@ class Encoder {
   }
 
   Term compare(Op op, const Term& a, const Term& b, NumClass c) {
+    if (c.isFloat) {
+      const SmtOp fp = op == Op::Lt   ? SmtOp::FpLt
+                       : op == Op::Le ? SmtOp::FpLe
+                       : op == Op::Gt ? SmtOp::FpGt
+                                      : SmtOp::FpGe;
+      return b_.op(fp, {a, b});
+    }
     const bool bv = c.isBv();
     switch (op) {
       case Op::Lt:
@@ -275,6 +304,14 @@ class Encoder {
   Term arith(ExprRef e) {
     const NumClass c = numClassOf(e->type);
     Term a = as(e->kid(0), c), b = as(e->kid(1), c);
+    if (c.isFloat) {
+      const SmtOp fp = e->op == Op::Add   ? SmtOp::FpAdd
+                       : e->op == Op::Sub ? SmtOp::FpSub
+                       : e->op == Op::Mul ? SmtOp::FpMul
+                       : e->op == Op::Div ? SmtOp::FpDiv
+                                          : throw SmtUnsupported("% on f64");
+      return b_.op(fp, {a, b});
+    }
     const bool bv = c.isBv();
     switch (e->op) {
       case Op::Add:
@@ -341,7 +378,7 @@ class Encoder {
   Term equality(ExprRef a, ExprRef b) {
     if (a->type->kind == TypeKind::Array) return arrayEquality(a, b);
     const NumClass c = operandClass(a, b);
-    return b_.op(SmtOp::Eq, {as(a, c), as(b, c)});
+    return b_.op(c.isFloat ? SmtOp::FpEq : SmtOp::Eq, {as(a, c), as(b, c)});
   }
 
   // Language equality of arrays: same length, same elements below it (not SMT extensionality,

@@ -19,6 +19,8 @@ std::optional<ScalarSort> scalarSortOf(TypeRef t) {
       return ScalarSort::Bv32;
     case TypeKind::I64:
       return ScalarSort::Bv64;
+    case TypeKind::F64:
+      return ScalarSort::F64;
     default:
       return std::nullopt;
   }
@@ -37,11 +39,13 @@ std::optional<SmtSort> smtSortOf(TypeRef t) {
 }
 
 NumClass numClassOf(TypeRef t) {
+  if (t && t->kind == TypeKind::F64) return kFloatClass;
   return NumClass{t && t->kind == TypeKind::Bool, t ? t->bitWidth() : 0};
 }
 
 NumClass operandClass(ExprRef a, ExprRef b) {
   const NumClass ca = numClassOf(a->type), cb = numClassOf(b->type);
+  if (ca.isFloat || cb.isFloat) return kFloatClass;
   return ca.isBv() || !cb.isBv() ? ca : cb;
 }
 

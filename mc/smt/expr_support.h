@@ -13,24 +13,28 @@
 
 namespace tandem::smt {
 
-// bool -> Bool; int and enums -> Int; i32/i64 -> bit-vectors. nullopt for other types.
+// bool -> Bool; int and enums -> Int; i32/i64 -> bit-vectors; f64 -> Float64. nullopt for other
+// types.
 std::optional<ScalarSort> scalarSortOf(TypeRef t);
 // A scalar sort, or an array of scalars. nullopt for other types (refs, classes, nested arrays).
 std::optional<SmtSort> smtSortOf(TypeRef t);
 
 // The class of a scalar type for conversions and operators: bool, a mathematical integer (int and
-// enums) or a bit-vector of some width.
+// enums), a bit-vector of some width or a Float64.
 struct NumClass {
   bool isBool = false;
   unsigned width = 0;  // bit-vectors: 32 or 64
+  bool isFloat = false;
 
   bool isBv() const { return width != 0; }
   friend bool operator==(const NumClass&, const NumClass&) = default;
 };
 NumClass numClassOf(TypeRef t);
 inline constexpr NumClass kIntClass{};
+inline constexpr NumClass kFloatClass{false, 0, true};
 // The class in which a binary operator combines or compares `a` and `b`: a bit-vector operand
-// wins, so an int literal beside an i32 reads as an i32 (as in the concrete evaluator).
+// wins, so an int literal beside an i32 reads as an i32 (as in the concrete evaluator). f64 never
+// mixes with another class (the type checker's rule).
 NumClass operandClass(ExprRef a, ExprRef b);
 
 BigInt pow2(unsigned bits);  // 2^bits, bits <= 128

@@ -1,5 +1,8 @@
 #include "mc/smt/minimize_model.h"
 
+#include <cmath>
+
+#include "mc/expr/float64.h"
 #include "mc/smt/smt_error.h"
 
 namespace tandem::smt {
@@ -21,6 +24,10 @@ void Minimizer::pin(ExprRef t) {
   if (t->type->kind == TypeKind::Bool) {
     const bool holds = value(t).sign() != 0;
     s_.add(holds && !trySat(em_.mkNot(t)) ? t : em_.mkNot(t));
+    return;
+  }
+  if (t->type->kind == TypeKind::F64) {
+    pinFloat(t);
     return;
   }
   if (!t->type->isIntegral() && t->type->kind != TypeKind::Enum)
@@ -45,6 +52,52 @@ void Minimizer::pin(ExprRef t) {
   const bool positive = t->type->kind == TypeKind::Enum || hi.sign() == 0 || value(t).sign() > 0 ||
                         trySat(equals(t, hi));
   s_.add(equals(t, positive ? hi : -hi));
+}
+
+// f64: a number before NaN, the least magnitude, + before -. Non-negative doubles are ordered as
+// their bit patterns, so the search is a binary search over the magnitude's bits (at most 63
+// checks), with IEEE comparisons (which no NaN satisfies).
+void Minimizer::pinFloat(ExprRef t) {
+  auto bitsOf = [&](ExprRef x) { return static_cast<uint64_t>(value(x).wrapTo(64)); };
+  auto magnitude = [](uint64_t bits) { return bits & ~(uint64_t{1} << 63); };
+  auto literal = [&](uint64_t bits) { return em_.floatConst(f64::fromBits(bits)); };
+  if (std::isnan(f64::fromBits(bitsOf(t))) && !trySat(cmp(Op::Eq, t, t))) {
+    s_.add(cmp(Op::Ne, t, t));  // only NaN satisfies the assertions
+    return;
+  }
+  auto within = [&](uint64_t m) {  // -m <= t <= m
+    return em_.mkAnd(cmp(Op::Le, literal(m | (uint64_t{1} << 63)), t), cmp(Op::Le, t, literal(m)));
+  };
+  // Invariant: the model has magnitude hi; no model has a magnitude below lo.
+  uint64_t lo = 0, hi = magnitude(bitsOf(t));
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (trySat(within(mid))) {
+      const uint64_t found = magnitude(bitsOf(t));
+      if (found > mid || std::isnan(f64::fromBits(bitsOf(t))))
+        throw SmtError("minimizeModel: a model violates the bound |t| <= " +
+                       f64::format(f64::fromBits(mid)));
+      hi = found;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  // +0.0 and 0.0 are IEEE-equal: 1 / t tells them apart (+inf, -inf).
+  const ExprRef one = em_.floatConst(1.0), zero = em_.floatConst(0.0);
+  auto positive = [&](ExprRef x) {
+    return hi == 0 ? em_.mkAnd(cmp(Op::Eq, x, zero),
+                               cmp(Op::Gt, em_.mk(Op::Div, x->type, {one, x}), zero))
+                   : cmp(Op::Eq, x, literal(hi));
+  };
+  const bool isPositive = (bitsOf(t) >> 63) == 0 || trySat(positive(t));
+  if (isPositive) {
+    s_.add(positive(t));
+    return;
+  }
+  const uint64_t negative = hi | (uint64_t{1} << 63);
+  s_.add(hi == 0 ? em_.mkAnd(cmp(Op::Eq, t, zero),
+                             cmp(Op::Lt, em_.mk(Op::Div, t->type, {one, t}), zero))
+                 : cmp(Op::Eq, t, literal(negative)));
 }
 
 BigInt Minimizer::boundedValue(ExprRef t, const BigInt& bound) const {

@@ -24,7 +24,7 @@ struct MinimizedModel {
   std::optional<Model> model;  // when sat: the model with every term pinned
 };
 
-// `terms`: int, i32, i64, enum, bool or array expressions (usually symbols). The solver's
+// `terms`: int, i32, i64, f64, enum, bool or array expressions (usually symbols). The solver's
 // assertion stack is left as it was. A check answering unknown counts as "not at this bound", so
 // the value found is then valid but possibly not the least.
 MinimizedModel minimizeModel(Solver& solver, ExprManager& exprs, std::span<const ExprRef> terms);
@@ -49,6 +49,7 @@ class Minimizer {
   // |t| in a model found under |t| <= bound; a larger value means the model is wrong, and the
   // search would not terminate.
   BigInt boundedValue(ExprRef t, const BigInt& bound) const;
+  void pinFloat(ExprRef t);
   // Checks the assertions plus `extra` in a scope of its own; on sat the model is kept.
   bool trySat(ExprRef extra);
   ExprRef constant(ExprRef t, const BigInt& v);

@@ -2,10 +2,12 @@
 // (encoder.h), so that a formula the back end satisfied evaluates to true here. It differs from
 // the concrete evaluator (mc/exec) where SMT-LIB is total: bit-vector division by zero follows
 // SMT-LIB, integer division by zero reads the model's value, out-of-range selects read the
-// array's unconstrained elements.
+// array's unconstrained elements. f64 values are held as their bit patterns (signed, as FloatConst)
+// and computed with mc/expr/float64, the concrete evaluator's IEEE semantics.
 #include <algorithm>
 #include <unordered_map>
 
+#include "mc/expr/float64.h"
 #include "mc/expr/int_functions.h"
 #include "mc/smt/expr_support.h"
 #include "mc/smt/model.h"
@@ -23,6 +25,11 @@ ModelValue boolValue(bool b) { return scalarValue(BigInt(b ? 1 : 0)); }
 BigInt convertValue(const BigInt& v, NumClass to) {
   return to.isBv() ? BigInt(v.wrapTo(to.width)) : v;
 }
+
+double asDouble(const BigInt& bits) {
+  return f64::fromBits(static_cast<uint64_t>(bits.wrapTo(64)));
+}
+BigInt fromDouble(double d) { return BigInt(static_cast<int64_t>(f64::toBits(d))); }
 
 std::shared_ptr<const ArrayValue> defaultArray(TypeRef t) {
   auto a = std::make_shared<ArrayValue>();
@@ -89,6 +96,8 @@ class Evaluator {
         return boolValue(e->isTrue());
       case Op::EnumConst:
         return scalarValue(BigInt(e->payload));
+      case Op::FloatConst:
+        return scalarValue(e->value);
       case Op::Symbol:
       case Op::Var:
         return leaf(e);
@@ -132,6 +141,7 @@ class Evaluator {
         const NumClass c = numClassOf(e->type);
         auto x = scalar(e->kid(0), c);
         if (!x) return std::nullopt;
+        if (c.isFloat) return scalarValue(fromDouble(-asDouble(*x)));  // flips the sign bit
         if (e->op == Op::Abs && x->sign() >= 0) return scalarValue(*x);
         return scalarValue(convertValue(-*x, c));  // abs(INT_MIN) wraps to INT_MIN
       }
@@ -154,6 +164,14 @@ class Evaluator {
         const NumClass c = operandClass(e->kid(0), e->kid(1));
         auto a = scalar(e->kid(0), c), b = scalar(e->kid(1), c);
         if (!a || !b) return std::nullopt;
+        if (c.isFloat) {
+          using f64::Compare;
+          const Compare k = e->op == Op::Lt   ? Compare::Lt
+                            : e->op == Op::Le ? Compare::Le
+                            : e->op == Op::Gt ? Compare::Gt
+                                              : Compare::Ge;
+          return boolValue(f64::compare(k, asDouble(*a), asDouble(*b)));
+        }
         const auto o = *a <=> *b;
         const bool r = e->op == Op::Lt   ? o < 0
                        : e->op == Op::Le ? o <= 0
@@ -179,7 +197,16 @@ class Evaluator {
                                                     : intfn::noOverflowMul(*a, *b, c.width));
       }
       case Op::Cast: {
-        auto v = scalar(e->kid(0), numClassOf(e->type));
+        const NumClass from = numClassOf(e->kid(0)->type), to = numClassOf(e->type);
+        if (from.isFloat != to.isFloat) {
+          auto v = scalar(e->kid(0), from);
+          if (!v) return std::nullopt;
+          if (to.isFloat) return scalarValue(fromDouble(f64::fromInteger(*v)));
+          auto n = f64::toInteger(asDouble(*v));  // SMT-LIB leaves NaN and infinities open
+          if (!n) return std::nullopt;
+          return scalarValue(convertValue(*n, to));
+        }
+        auto v = scalar(e->kid(0), to);
         if (!v) return std::nullopt;
         return scalarValue(*v);
       }
@@ -253,6 +280,15 @@ class Evaluator {
     if (!a || !b) return std::nullopt;
     const BigInt& x = *a;
     const BigInt& y = *b;
+    if (c.isFloat) {
+      using f64::Arith;
+      const Arith k = e->op == Op::Add   ? Arith::Add
+                      : e->op == Op::Sub ? Arith::Sub
+                      : e->op == Op::Mul ? Arith::Mul
+                                         : Arith::Div;
+      if (e->op == Op::Mod) return std::nullopt;
+      return scalarValue(fromDouble(f64::arith(k, asDouble(x), asDouble(y))));
+    }
     switch (e->op) {
       case Op::Add:
         return scalarValue(convertValue(x + y, c));
@@ -288,6 +324,7 @@ class Evaluator {
     const NumClass c = operandClass(a, b);
     auto x = scalar(a, c), y = scalar(b, c);
     if (!x || !y) return std::nullopt;
+    if (c.isFloat) return f64::compare(f64::Compare::Eq, asDouble(*x), asDouble(*y));
     return *x == *y;
   }
 

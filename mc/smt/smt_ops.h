@@ -1,6 +1,7 @@
 // The SMT-LIB vocabulary the encoder (encoder.h) needs from a back end: a few sorts and the core
-// operations of Int, BitVec, ArraysEx and their conversions. Each back end (Z3, cvc5, SMT-LIB
-// text) implements it once; the mapping from Tandem expressions lives only in the encoder.
+// operations of Int, BitVec, FloatingPoint, ArraysEx and their conversions. Each back end (Z3,
+// cvc5, SMT-LIB text) implements it once; the mapping from Tandem expressions lives only in the
+// encoder.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +9,8 @@
 
 namespace tandem::smt {
 
-// Sorts of scalar values: bool, int and enums (Int), i32 and i64 (bit-vectors).
-enum class ScalarSort : uint8_t { Bool, Int, Bv32, Bv64 };
+// Sorts of scalar values: bool, int and enums (Int), i32 and i64 (bit-vectors), f64 (Float64).
+enum class ScalarSort : uint8_t { Bool, Int, Bv32, Bv64, F64 };
 
 inline unsigned bvWidthOf(ScalarSort s) {
   return s == ScalarSort::Bv32 ? 32 : s == ScalarSort::Bv64 ? 64 : 0;
@@ -54,6 +55,20 @@ enum class SmtOp : uint8_t {
   BvToNat,     // unsigned value
   SignExtend,  // param: number of added bits
   Extract,     // param: the high bit; the low bit is 0
+  // Float64 (IEEE binary64); the rounding mode is always round-to-nearest-even (RNE).
+  FpNeg,
+  FpAdd,
+  FpSub,
+  FpMul,
+  FpDiv,
+  FpEq,  // IEEE equality: false with a NaN, true for 0.0 and -0.0
+  FpLt,
+  FpLe,
+  FpGt,
+  FpGe,
+  IntToFp,  // the nearest Float64 to an Int (RNE)
+  BvToFp,   // the nearest Float64 to a signed bit-vector (RNE)
+  FpToInt,  // truncation toward zero, as an Int; unspecified for NaN and infinities
 };
 
 // A quantified formula and the side constraints (enum ranges, lengths) of the free leaves in its

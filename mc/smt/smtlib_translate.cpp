@@ -15,6 +15,8 @@ std::string scalarSortText(ScalarSort s) {
       return "Bool";
     case ScalarSort::Int:
       return "Int";
+    case ScalarSort::F64:
+      return "Float64";
     default:
       return "(_ BitVec " + std::to_string(bvWidthOf(s)) + ")";
   }
@@ -90,6 +92,12 @@ struct TextBuilder {
                        "(_ BitVec " + std::to_string(width) + ")");
     n.width = width;
     return &n;
+  }
+  Term fpVal(uint64_t bits) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string text = "((_ to_fp 11 53) #x";
+    for (int shift = 60; shift >= 0; shift -= 4) text += hex[(bits >> shift) & 15];
+    return &make(TextNode::Kind::Atom, text + ")", "Float64");
   }
   Term constant(const std::string& name, SmtSort s) {
     const std::string elem = scalarSortText(s.elem);
@@ -220,6 +228,34 @@ struct TextBuilder {
         return bv("(_ sign_extend " + std::to_string(param) + ")", a, a[0]->width + param);
       case SmtOp::Extract:
         return bv("(_ extract " + std::to_string(param) + " 0)", a, param + 1);
+      case SmtOp::FpNeg:
+        return likeFirst("fp.neg", a);
+      case SmtOp::FpAdd:
+        return likeFirst("fp.add RNE", a);
+      case SmtOp::FpSub:
+        return likeFirst("fp.sub RNE", a);
+      case SmtOp::FpMul:
+        return likeFirst("fp.mul RNE", a);
+      case SmtOp::FpDiv:
+        return likeFirst("fp.div RNE", a);
+      case SmtOp::FpEq:
+        return boolApp("fp.eq", a);
+      case SmtOp::FpLt:
+        return boolApp("fp.lt", a);
+      case SmtOp::FpLe:
+        return boolApp("fp.leq", a);
+      case SmtOp::FpGt:
+        return boolApp("fp.gt", a);
+      case SmtOp::FpGe:
+        return boolApp("fp.geq", a);
+      case SmtOp::IntToFp:
+        return &app("(_ to_fp 11 53) RNE", "Float64", {&app("to_real", "Real", a)});
+      case SmtOp::BvToFp:
+        return &app("(_ to_fp 11 53) RNE", "Float64", a);
+      case SmtOp::FpToInt: {
+        Term whole = &app("fp.roundToIntegral RTZ", "Float64", a);
+        return &app("to_int", "Int", {&app("fp.to_real", "Real", {whole})});
+      }
     }
     throw SmtError("smt-lib: unknown SMT operator");
   }

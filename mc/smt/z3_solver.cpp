@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "mc/expr/float64.h"
 #include "mc/smt/assertion_stack.h"
 #include "mc/smt/interrupt_timer.h"
 #include "mc/smt/model_extract.h"
@@ -34,11 +35,25 @@ class Z3ModelSource final : public ModelSource {
     z3::expr v = model_.eval(t, /*model_completion=*/true);
     if (v.is_true()) return BigInt(1);
     if (v.is_false()) return BigInt(0);
+    if (v.is_fpa()) return floatBits(v);
     if (!v.is_numeral()) return std::nullopt;
     auto n = BigInt::parse(Z3_get_numeral_string(v.ctx(), v));
     if (!n) return std::nullopt;
     if (v.is_bv()) return BigInt(n->wrapTo(v.get_sort().bv_size()));  // unsigned -> signed
     return n;
+  }
+
+  // An f64 value as its bit pattern held signed (as FloatConst); NaNs as the quiet NaN (the
+  // evaluator's), which has no IEEE-BV view Z3 fixes.
+  std::optional<BigInt> floatBits(const z3::expr& v) {
+    z3::context& c = v.ctx();
+    if (Z3_fpa_is_numeral_nan(c, v)) return BigInt(static_cast<int64_t>(f64::kQuietNaNBits));
+    z3::expr bits(c, Z3_mk_fpa_to_ieee_bv(c, v));
+    c.check_error();
+    bits = bits.simplify();
+    uint64_t u = 0;
+    if (!Z3_get_numeral_uint64(c, bits, &u)) return std::nullopt;
+    return BigInt(static_cast<int64_t>(u));
   }
 
   Z3Translator& tr_;

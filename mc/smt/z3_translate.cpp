@@ -22,6 +22,8 @@ struct Z3Builder {
         return ctx.bool_sort();
       case ScalarSort::Int:
         return ctx.int_sort();
+      case ScalarSort::F64:
+        return f64Sort();
       default:
         return ctx.bv_sort(bvWidthOf(s));
     }
@@ -36,6 +38,15 @@ struct Z3Builder {
     uint64_t bits = static_cast<uint64_t>(v);
     if (width < 64) bits &= (uint64_t{1} << width) - 1;
     return ctx.bv_val(bits, width);
+  }
+  // The context counts references: every intermediate AST is held by a z3::expr or z3::sort
+  // until the call that takes it, or the next API call may free it.
+  z3::sort f64Sort() { return z3::sort(ctx, Z3_mk_fpa_sort_double(ctx)); }
+  Term rne() { return wrap(Z3_mk_fpa_rne(ctx)); }
+  Term fpVal(uint64_t bits) {
+    const z3::expr bv = ctx.bv_val(bits, 64);
+    const z3::sort fp = f64Sort();
+    return wrap(Z3_mk_fpa_to_fp_bv(ctx, bv, fp));
   }
   Term constant(const std::string& name, SmtSort s) { return ctx.constant(name.c_str(), sort(s)); }
   Term constArray(ScalarSort, const Term& fill) { return z3::const_array(ctx.int_sort(), fill); }
@@ -128,6 +139,42 @@ struct Z3Builder {
         return wrap(Z3_mk_sign_ext(ctx, param, xs[0]));
       case SmtOp::Extract:
         return wrap(Z3_mk_extract(ctx, param, 0, xs[0]));
+      case SmtOp::FpNeg:
+        return wrap(Z3_mk_fpa_neg(ctx, xs[0]));
+      case SmtOp::FpAdd:
+        return wrap(Z3_mk_fpa_add(ctx, rne(), xs[0], xs[1]));
+      case SmtOp::FpSub:
+        return wrap(Z3_mk_fpa_sub(ctx, rne(), xs[0], xs[1]));
+      case SmtOp::FpMul:
+        return wrap(Z3_mk_fpa_mul(ctx, rne(), xs[0], xs[1]));
+      case SmtOp::FpDiv:
+        return wrap(Z3_mk_fpa_div(ctx, rne(), xs[0], xs[1]));
+      case SmtOp::FpEq:
+        return wrap(Z3_mk_fpa_eq(ctx, xs[0], xs[1]));
+      case SmtOp::FpLt:
+        return wrap(Z3_mk_fpa_lt(ctx, xs[0], xs[1]));
+      case SmtOp::FpLe:
+        return wrap(Z3_mk_fpa_leq(ctx, xs[0], xs[1]));
+      case SmtOp::FpGt:
+        return wrap(Z3_mk_fpa_gt(ctx, xs[0], xs[1]));
+      case SmtOp::FpGe:
+        return wrap(Z3_mk_fpa_geq(ctx, xs[0], xs[1]));
+      case SmtOp::IntToFp: {
+        const Term rm = rne(), real = wrap(Z3_mk_int2real(ctx, xs[0]));
+        const z3::sort fp = f64Sort();
+        return wrap(Z3_mk_fpa_to_fp_real(ctx, rm, real, fp));
+      }
+      case SmtOp::BvToFp: {
+        const Term rm = rne();
+        const z3::sort fp = f64Sort();
+        return wrap(Z3_mk_fpa_to_fp_signed(ctx, rm, xs[0], fp));
+      }
+      case SmtOp::FpToInt: {  // the real of an integral value: to_int (floor) is exact
+        const Term rtz = wrap(Z3_mk_fpa_rtz(ctx));
+        const Term whole = wrap(Z3_mk_fpa_round_to_integral(ctx, rtz, xs[0]));
+        const Term real = wrap(Z3_mk_fpa_to_real(ctx, whole));
+        return wrap(Z3_mk_real2int(ctx, real));
+      }
     }
     throw SmtError("z3: unknown SMT operator");
   }

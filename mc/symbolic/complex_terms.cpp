@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "mc/expr/float64.h"
+
 namespace tandem::symbolic {
 
 namespace {
@@ -134,6 +136,8 @@ ExprRef constantOf(ExprManager& em, const exec::Value& v, TypeRef t) {
       return em.boolConst(v.asBool());
     case exec::ValueKind::Enum:
       return em.enumConst(v.enumType(), v.enumIndex());
+    case exec::ValueKind::F64:
+      return em.floatConst(v.asF64());
     default:
       return nullptr;
   }
@@ -149,6 +153,8 @@ std::optional<exec::Value> valueOf(ExprRef e) {
       return exec::Value::boolean(e->isTrue());
     case Op::EnumConst:
       return exec::Value::enumMember(e->type, e->payload);
+    case Op::FloatConst:
+      return exec::Value::f64(f64::fromBits(static_cast<uint64_t>(e->value.wrapTo(64))));
     default:
       return std::nullopt;
   }
@@ -157,6 +163,8 @@ std::optional<exec::Value> valueOf(ExprRef e) {
 ExprRef constantFor(ExprManager& em, TypeRef t, const BigInt& v) {
   if (t->kind == TypeKind::Bool) return em.boolConst(v.sign() != 0);
   if (t->kind == TypeKind::Enum) return em.enumConst(t, static_cast<uint32_t>(v.small()));
+  if (t->kind == TypeKind::F64)
+    return em.floatConst(f64::fromBits(static_cast<uint64_t>(v.wrapTo(64))));
   return em.intConst(v, t);
 }
 

@@ -1,19 +1,23 @@
 #include "mc/symbolic/model_state.h"
 
+#include "mc/expr/float64.h"
+
 namespace tandem::symbolic {
 
 namespace {
 
 BigInt intIn(const smt::Model& m, ExprRef e) { return m.evalInt(e).value_or(BigInt(0)); }
 
-exec::Value scalarValue(TypeRef type, const BigInt& x) {
+}  // namespace
+
+exec::Value modelScalar(TypeRef type, const BigInt& x) {
   if (type->kind == TypeKind::Bool) return exec::Value::boolean(x.sign() != 0);
   if (type->kind == TypeKind::Enum)
     return exec::Value::enumMember(type, static_cast<uint32_t>(x.toInt64().value_or(0)));
+  if (type->kind == TypeKind::F64)  // model values of f64 are bit patterns
+    return exec::Value::f64(f64::fromBits(static_cast<uint64_t>(x.wrapTo(64))));
   return exec::integralValue(type, x);
 }
-
-}  // namespace
 
 exec::Value modelValue(const SymValue& v, TypeRef t, const smt::Model& m) {
   switch (v.kind) {
@@ -43,13 +47,13 @@ exec::Value modelValue(const SymValue& v, TypeRef t, const smt::Model& m) {
         throw NotImplemented("a fabricated array of length " + std::to_string(n));
       auto arr = m.evalArray(v.expr);
       for (int64_t i = 0; i < n; ++i)
-        xs.push_back(scalarValue(elem, arr ? arr->at(BigInt(i)) : BigInt(0)));
+        xs.push_back(modelScalar(elem, arr ? arr->at(BigInt(i)) : BigInt(0)));
       return exec::Value::array(std::move(xs));
     }
     case SymValue::Kind::Scalar:
       break;
   }
-  return scalarValue(t ? t : v.expr->type, intIn(m, v.expr));
+  return modelScalar(t ? t : v.expr->type, intIn(m, v.expr));
 }
 
 namespace {

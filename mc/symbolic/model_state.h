@@ -16,6 +16,8 @@ exec::State concretize(const ir::Program& p, const SymConfig& c, const smt::Mode
                        exec::State shape);
 
 // A concrete value of a symbolic one under the model.
+// A scalar of type `type` from its model value (bool 0/1, enum index, integer, f64 bit pattern).
+exec::Value modelScalar(TypeRef type, const BigInt& x);
 exec::Value modelValue(const SymValue& v, TypeRef t, const smt::Model& m);
 
 }  // namespace tandem::symbolic

@@ -197,6 +197,19 @@ void SymEvaluator::checkOverflow(const Ctx& c, ExprRef e, const std::vector<Expr
   oblige(c, ok, ir::ErrorKind::Overflow, exec::overflowMessage(e->op, w));
 }
 
+// int(x), i32(x), i64(x) of an f64: defined on [-2^63, 2^63), which no NaN or infinity is in
+// (the concrete evaluator's f64::toInteger; IEEE comparisons with NaN are false).
+void SymEvaluator::checkFloatConversion(const Ctx& c, ExprRef cast, ExprRef x) const {
+  if (!x->type || x->type->kind != TypeKind::F64 || !cast->type || !cast->type->isIntegral())
+    return;
+  ExprManager& em = exprs();
+  const TypeRef bt = em.types().boolType();
+  const double bound = 9223372036854775808.0;  // 2^63
+  ExprRef ok = em.mkAnd(mk(Op::Ge, bt, {x, em.floatConst(-bound)}),
+                        mk(Op::Lt, bt, {x, em.floatConst(bound)}));
+  oblige(c, ok, ir::ErrorKind::FloatConversion, "f64 value has no integer conversion");
+}
+
 void SymEvaluator::checkIndex(const Ctx& c, ExprRef index, ExprRef len) const {
   TypeRef bt = exprs().types().boolType();
   ExprRef i = index;
@@ -239,6 +252,7 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
     case Op::IntConst:
     case Op::BoolConst:
     case Op::EnumConst:
+    case Op::FloatConst:
     case Op::Symbol:
       return SymValue::scalar(e);
     case Op::NullConst:
@@ -270,6 +284,8 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
     case Op::Mod: {
       ExprRef a = scalarOf(evalIn(c, e->kid(0)), e);
       ExprRef b = scalarOf(evalIn(c, e->kid(1)), e);
+      if (e->type && e->type->kind == TypeKind::F64)  // IEEE: x / 0 is an infinity or NaN
+        return SymValue::scalar(mk(e->op, e->type, {a, b}));
       oblige(c, mk(Op::Ne, em.types().boolType(), {b, em.intConst(BigInt(0), b->type)}),
              ir::ErrorKind::DivByZero, "division by zero");
       checkOverflow(c, e, {a, b});
@@ -323,6 +339,7 @@ SymValue SymEvaluator::evalIn(const Ctx& c, ExprRef e) const {
       for (ExprRef k : e->kids) kids.push_back(scalarOf(evalIn(c, k), e));
       if (e->op == Op::Mul) concretizeOperands(c, kids);
       checkOverflow(c, e, kids);
+      if (e->op == Op::Cast) checkFloatConversion(c, e, kids[0]);
       return SymValue::scalar(mk(e->op, e->type, std::move(kids), e->payload, e->value));
     }
   }

@@ -29,9 +29,10 @@ struct Obligation {
 
 using SymLvalue = SymAddress;
 
-// int, i32, i64, bool or an enum: what a symbol or an SMT array element can be.
+// int, i32, i64, f64, bool or an enum: what a symbol or an SMT array element can be.
 inline bool isScalarType(TypeRef t) {
-  return t && (t->isIntegral() || t->kind == TypeKind::Bool || t->kind == TypeKind::Enum);
+  return t && (t->isIntegral() || t->kind == TypeKind::F64 || t->kind == TypeKind::Bool ||
+               t->kind == TypeKind::Enum);
 }
 
 // What happens to a complex term (complex_terms.h) when evaluation is about to build one: a call
@@ -119,6 +120,8 @@ class SymEvaluator {
   // Program::checkOverflow: the obligation that `e` (an i32/i64 operator applied to `kids`) does
   // not wrap.
   void checkOverflow(const Ctx& c, ExprRef e, const std::vector<ExprRef>& kids) const;
+  // The float-conversion obligation of a cast of the f64 `x` to an integral type.
+  void checkFloatConversion(const Ctx& c, ExprRef cast, ExprRef x) const;
   // Bounds checks of a reference's indices against the arrays as they are now.
   void checkPath(const Ctx& c, const SymLvalue& lv) const;
   // `a == b` for references and objects (null included).

@@ -3,6 +3,7 @@
 #include "mc/smt/minimize_model.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/explorer_impl.h"
+#include "mc/symbolic/model_state.h"
 
 namespace tandem::symbolic {
 
@@ -15,18 +16,11 @@ bool hasCall(ExprRef e) {
   return false;
 }
 
-exec::Value scalarValue(TypeRef t, const BigInt& x) {
-  if (t->kind == TypeKind::Bool) return exec::Value::boolean(x.sign() != 0);
-  if (t->kind == TypeKind::Enum)
-    return exec::Value::enumMember(t, static_cast<uint32_t>(x.toInt64().value_or(0)));
-  return exec::integralValue(t, x);
-}
-
 }  // namespace
 
 exec::Value Explorer::modelValue(const smt::Model& m, ExprRef sym) const {
   TypeRef t = sym->type;
-  if (t->kind != TypeKind::Array) return scalarValue(t, m.evalInt(sym).value_or(BigInt(0)));
+  if (t->kind != TypeKind::Array) return modelScalar(t, m.evalInt(sym).value_or(BigInt(0)));
   auto a = m.evalArray(sym);
   BigInt n = a ? a->length : BigInt(0);
   if (t->isFixedArray()) n = BigInt(t->length);
@@ -36,7 +30,7 @@ exec::Value Explorer::modelValue(const smt::Model& m, ExprRef sym) const {
   std::vector<exec::Value> xs;
   xs.reserve(len);
   for (uint64_t i = 0; i < len; ++i)
-    xs.push_back(scalarValue(t->elem, a ? a->at(BigInt(i)) : BigInt(0)));
+    xs.push_back(modelScalar(t->elem, a ? a->at(BigInt(i)) : BigInt(0)));
   return exec::Value::array(std::move(xs));
 }
 
