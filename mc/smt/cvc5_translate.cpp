@@ -158,10 +158,14 @@ struct Cvc5Builder {
                         {rne(), s.mkTerm(cvc5::TO_REAL, a)});
       case SmtOp::BvToFp:
         return s.mkTerm(s.mkOp(cvc5::FLOATINGPOINT_TO_FP_FROM_SBV, {11, 53}), {rne(), a[0]});
-      case SmtOp::FpToInt: {  // the real of an integral value: to_int (floor) is exact
+      case SmtOp::FpToInt: {  // through the reals (cvc5 does not finish via bv2nat)
         Term rtz = s.mkRoundingMode(cvc5::RoundingMode::ROUND_TOWARD_ZERO);
         Term whole = s.mkTerm(cvc5::FLOATINGPOINT_RTI, {rtz, a[0]});
         return s.mkTerm(cvc5::TO_INTEGER, {s.mkTerm(cvc5::FLOATINGPOINT_TO_REAL, {whole})});
+      }
+      case SmtOp::FpToSbv: {
+        Term rtz = s.mkRoundingMode(cvc5::RoundingMode::ROUND_TOWARD_ZERO);
+        return s.mkTerm(s.mkOp(cvc5::FLOATINGPOINT_TO_SBV, {param}), {rtz, a[0]});
       }
     }
     throw SmtError("cvc5: unknown SMT operator");

@@ -8,9 +8,9 @@
 //   int / and % -> SMT-LIB div and mod (Euclidean, the language's semantics).
 //   f64 -> Float64 (FloatingPoint 11 53), never reals: + - * / round to nearest even, == < <= > >=
 //   are IEEE's (fp.eq, fp.lt, ...: false with a NaN; != is their negation), f64(n) rounds to
-//   nearest even, int(x) truncates toward zero (fp.roundToIntegral RTZ, then fp.to_real; the
-//   evaluator's float-conversion obligation excludes NaN and infinities, where SMT-LIB leaves it
-//   unspecified). Literals are their bit patterns.
+//   nearest even (i32/i64 by to_fp of the bit-vector, int through the reals), int(x), i32(x),
+//   i64(x) truncate toward zero (FpToInt, fp.to_sbv; the evaluator's float-conversion obligation
+//   limits x to [-2^63, 2^63), where both are specified). Literals are their bit patterns.
 //   Conversions: int -> bv with int2bv (the value modulo 2^w); bv -> int exactly as the signed
 //   value, ite(x <s 0, bv2nat(x) - 2^w, bv2nat(x)); i32 <-> i64 by sign_extend / extract.
 //   no_overflow_add/mul(a, b) on w bits: the sum (product) computed exactly in w+1 (2w) bits
@@ -266,8 +266,9 @@ class Encoder {
     if (to.isFloat)
       return from.isBv() ? b_.op(SmtOp::BvToFp, {t}, from.width) : b_.op(SmtOp::IntToFp, {t});
     if (from.isFloat) {
-      Term n = b_.op(SmtOp::FpToInt, {t});
-      return to.isBv() ? b_.op(SmtOp::IntToBv, {n}, to.width) : n;
+      if (!to.isBv()) return b_.op(SmtOp::FpToInt, {t});
+      const NumClass bv64{false, 64, false};
+      return convert(b_.op(SmtOp::FpToSbv, {t}, 64), bv64, to);
     }
     if (!from.isBv()) return b_.op(SmtOp::IntToBv, {t}, to.width);
     if (!to.isBv()) {

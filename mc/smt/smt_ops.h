@@ -68,7 +68,12 @@ enum class SmtOp : uint8_t {
   FpGe,
   IntToFp,  // the nearest Float64 to an Int (RNE)
   BvToFp,   // the nearest Float64 to a signed bit-vector (RNE)
-  FpToInt,  // truncation toward zero, as an Int; unspecified for NaN and infinities
+  FpToSbv,  // param: width; truncation toward zero, as a signed bit-vector; unspecified for NaN,
+            // infinities and values out of range
+  // Truncation toward zero, as an Int, for values in [-2^63, 2^63) (else unspecified). Each back
+  // end picks the encoding it decides: Z3 answers unknown through fp.to_real, cvc5 does not
+  // finish through bv2nat.
+  FpToInt,
 };
 
 // A quantified formula and the side constraints (enum ranges, lengths) of the free leaves in its

@@ -256,6 +256,8 @@ struct TextBuilder {
         Term whole = &app("fp.roundToIntegral RTZ", "Float64", a);
         return &app("to_int", "Int", {&app("fp.to_real", "Real", {whole})});
       }
+      case SmtOp::FpToSbv:
+        return bv("(_ fp.to_sbv " + std::to_string(param) + ") RTZ", a, param);
     }
     throw SmtError("smt-lib: unknown SMT operator");
   }

@@ -169,11 +169,18 @@ struct Z3Builder {
         const z3::sort fp = f64Sort();
         return wrap(Z3_mk_fpa_to_fp_signed(ctx, rm, xs[0], fp));
       }
-      case SmtOp::FpToInt: {  // the real of an integral value: to_int (floor) is exact
+      case SmtOp::FpToInt: {  // the signed value of fp.to_sbv 64 (Z3: unknown via fp.to_real)
         const Term rtz = wrap(Z3_mk_fpa_rtz(ctx));
-        const Term whole = wrap(Z3_mk_fpa_round_to_integral(ctx, rtz, xs[0]));
-        const Term real = wrap(Z3_mk_fpa_to_real(ctx, whole));
-        return wrap(Z3_mk_real2int(ctx, real));
+        const Term bv = wrap(Z3_mk_fpa_to_sbv(ctx, rtz, xs[0], 64));
+        const Term nat = wrap(Z3_mk_bv2int(ctx, bv, false));
+        const Term zero = ctx.bv_val(0, 64);
+        const Term negative = wrap(Z3_mk_bvslt(ctx, bv, zero));
+        const Term shifted = nat - ctx.int_val("18446744073709551616");
+        return wrap(Z3_mk_ite(ctx, negative, shifted, nat));
+      }
+      case SmtOp::FpToSbv: {
+        const Term rtz = wrap(Z3_mk_fpa_rtz(ctx));
+        return wrap(Z3_mk_fpa_to_sbv(ctx, rtz, xs[0], param));
       }
     }
     throw SmtError("z3: unknown SMT operator");
