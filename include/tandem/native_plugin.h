@@ -49,9 +49,10 @@ extern "C" {
 #endif
 
 /* Version 2 added TANDEM_F64 (and the union member `f64`). The layout of tandem_value is
- * unchanged (the union stays 8 bytes, 8-aligned), so nothing a version-1 plugin does is read
- * differently; but the set of kinds is part of the ABI (the rule above), and a plugin that checks
- * r->abi_version must be able to rely on it to know that the host accepts TANDEM_F64. */
+ * unchanged (a double is no larger and no more strictly aligned than int64_t), so nothing a
+ * version-1 plugin does would be read differently; but the set of kinds is part of the ABI (the
+ * rule above: a plugin that checks r->abi_version relies on it to know which kinds the host
+ * accepts), so the version changed and a version-1 plugin needs a rebuild, not a source change. */
 #define TANDEM_NATIVE_ABI_VERSION 2u
 
 #if defined(_WIN32)
