@@ -48,7 +48,12 @@ extern "C" {
 #define TANDEM_NATIVE_EXTERN_C
 #endif
 
-#define TANDEM_NATIVE_ABI_VERSION 1u
+/* Version 2 added TANDEM_F64 (and the union member `f64`). The layout of tandem_value is
+ * unchanged (a double is no larger and no more strictly aligned than int64_t), so nothing a
+ * version-1 plugin does would be read differently; but the set of kinds is part of the ABI (the
+ * rule above: a plugin that checks r->abi_version relies on it to know which kinds the host
+ * accepts), so the version changed and a version-1 plugin needs a rebuild, not a source change. */
+#define TANDEM_NATIVE_ABI_VERSION 2u
 
 #if defined(_WIN32)
 #define TANDEM_NATIVE_EXPORT __declspec(dllexport)
@@ -58,26 +63,30 @@ extern "C" {
 
 /* The kind of a parameter or result. TANDEM_INT64 is the language's `int` (and serves `i32`
  * and `i64` parameters and results: a result is wrapped to the declared width); TANDEM_BOOL is
- * `bool`. */
+ * `bool`; TANDEM_F64 is `f64` (IEEE 754 binary64, C's `double`), and only `f64`: kinds never
+ * convert between integers and floats. (Since ABI version 2.) */
 typedef uint32_t tandem_kind;
 #define TANDEM_INT64 ((tandem_kind)1)
 #define TANDEM_BOOL ((tandem_kind)2)
+#define TANDEM_F64 ((tandem_kind)3)
 
 /* A value of one of the kinds above. Bool arguments are 0 or 1; a bool result is true when
- * nonzero. */
+ * nonzero. An f64 passes bit for bit: NaN, infinities and -0.0 included, in arguments and
+ * results alike (a NaN result is a value, not undefinedness; return nonzero for that). */
 typedef struct tandem_value {
   tandem_kind kind;
   union {
     int64_t i64; /* TANDEM_INT64 */
     int32_t b;   /* TANDEM_BOOL */
+    double f64;  /* TANDEM_F64 */
   } as;
 } tandem_value;
 
 /* A native's implementation. args[0..nargs) have the registered parameter kinds (nargs is the
  * registered arity). *result arrives with result->kind set to the registered result kind and a
- * zero value: set result->as.i64 or result->as.b. Returns 0 when defined, nonzero when the
- * function is undefined for these arguments. A result whose kind was changed is treated as
- * undefined. */
+ * zero value: set result->as.i64, result->as.b or result->as.f64. Returns 0 when defined, nonzero
+ * when the function is undefined for these arguments. A result whose kind was changed is treated
+ * as undefined. */
 typedef int (*tandem_native_fn)(const tandem_value* args, size_t nargs, tandem_value* result);
 
 typedef struct tandem_registrar tandem_registrar;

@@ -29,6 +29,36 @@ NativeImpl adaptIntFunction(const IntFunction& f) {
   };
 }
 
+// How a signature reads in a message: `(f64, int): bool`.
+std::string kindName(TypeKind k) {
+  switch (k) {
+    case TypeKind::Int:
+      return "int";
+    case TypeKind::I32:
+      return "i32";
+    case TypeKind::I64:
+      return "i64";
+    case TypeKind::F64:
+      return "f64";
+    case TypeKind::Bool:
+      return "bool";
+    default:
+      return "?";
+  }
+}
+
+std::string signatureText(const NativeSignature& sig) {
+  std::string s = "(";
+  for (size_t i = 0; i < sig.params.size(); ++i) s += (i ? ", " : "") + kindName(sig.params[i]);
+  return s + "): " + kindName(sig.result);
+}
+
+std::string signatureText(const ir::Native& n) {
+  std::string s = "(";
+  for (size_t i = 0; i < n.params.size(); ++i) s += (i ? ", " : "") + typeToString(n.params[i]);
+  return s + ")" + (n.returnType ? ": " + typeToString(n.returnType) : "");
+}
+
 }  // namespace
 
 bool nativeKindMatches(TypeKind impl, TypeRef declared) {
@@ -89,9 +119,8 @@ std::vector<std::string> NativeRegistry::checkBindings(const ir::Program& progra
       ok = nativeKindMatches(sig.params[i], n.params[i]);
     if (ok && n.returnType) ok = nativeKindMatches(sig.result, n.returnType);
     if (!ok)
-      problems.push_back("native '" + n.name +
-                         "' does not match the signature of its implementation (" +
-                         std::to_string(sig.params.size()) + " parameters)");
+      problems.push_back("native '" + n.name + "' is declared " + signatureText(n) +
+                         " but its implementation is " + signatureText(sig));
   }
   return problems;
 }

@@ -17,6 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Version 2 added TANDEM_F64 without changing the value layout a version-1 plugin knows.
+static_assert(sizeof(tandem_value{}.as) == sizeof(int64_t) && alignof(double) <= alignof(int64_t));
+
 // What a plugin asked for during tandem_register_natives; committed only if all of it is valid.
 struct Pending {
   std::string name;
@@ -34,6 +37,7 @@ struct Registration {
 std::optional<TypeKind> kindOf(tandem_kind k) {
   if (k == TANDEM_INT64) return TypeKind::Int;
   if (k == TANDEM_BOOL) return TypeKind::Bool;
+  if (k == TANDEM_F64) return TypeKind::F64;
   return std::nullopt;
 }
 
@@ -96,6 +100,11 @@ bool toC(const Value& v, tandem_kind k, tandem_value& out) {
     out.as.b = v.asBool() ? 1 : 0;
     return true;
   }
+  if (k == TANDEM_F64) {  // only an f64: an integer never converts to a float here
+    if (v.kind() != ValueKind::F64) return false;
+    out.as.f64 = v.asF64();
+    return true;
+  }
   if (!v.isIntegral()) return false;
   std::optional<int64_t> i = v.toBigInt().toInt64();
   if (!i) return false;  // outside int64: undefined, as documented in the header
@@ -117,6 +126,7 @@ NativeImpl adapt(std::shared_ptr<const PluginLibrary> lib, Pending p) {
     out.kind = p.result;
     if (p.fn(in, args.size(), &out) != 0 || out.kind != p.result) return std::nullopt;
     if (p.result == TANDEM_BOOL) return Value::boolean(out.as.b != 0);
+    if (p.result == TANDEM_F64) return Value::f64(out.as.f64);
     return Value::integer(BigInt(out.as.i64));
   };
 }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -62,10 +63,10 @@ TEST_CASE("plugin: the test plugin's natives join the registry") {
   PluginLoad load = loadPlugin(TANDEM_TEST_PLUGIN, reg);
   REQUIRE_MESSAGE(load.ok(), load.error);
   CHECK(load.error.empty());
-  CHECK(load.natives ==
-        std::vector<std::string>{"triple", "is_even", "checked_sqrt", "choose", "wrong_kind"});
-  CHECK(reg.names() ==
-        std::vector<std::string>{"checked_sqrt", "choose", "is_even", "triple", "wrong_kind"});
+  CHECK(load.natives == std::vector<std::string>{"triple", "is_even", "checked_sqrt", "choose",
+                                                 "wrong_kind", "j0", "scale", "sign_bit"});
+  CHECK(reg.names() == std::vector<std::string>{"checked_sqrt", "choose", "is_even", "j0", "scale",
+                                                "sign_bit", "triple", "wrong_kind"});
   CHECK(load.library->path() == TANDEM_TEST_PLUGIN);
 
   const NativeFunction* choose = reg.find("choose");
@@ -85,6 +86,43 @@ TEST_CASE("plugin: the test plugin's natives join the registry") {
   CHECK(call(reg, "choose", {Value::boolean(false), num(1), num(2)}) == num(2));
   // A bit-vector argument passes as its value.
   CHECK(call(reg, "triple", {Value::i32(-5)}) == num(-15));
+}
+
+TEST_CASE("plugin: f64 parameters and results (TANDEM_F64)") {
+  NativeRegistry reg{NativeRegistry::Empty{}};
+  REQUIRE(loadPlugin(TANDEM_TEST_PLUGIN, reg).ok());
+  const NativeFunction* j0 = reg.find("j0");
+  REQUIRE(j0 != nullptr);
+  CHECK(j0->signature.params == std::vector<TypeKind>{TypeKind::F64});
+  CHECK(j0->signature.result == TypeKind::F64);
+  CHECK(reg.find("scale")->signature.params == std::vector<TypeKind>{TypeKind::F64, TypeKind::Int});
+  CHECK(reg.find("sign_bit")->signature.result == TypeKind::Bool);
+
+  CHECK(call(reg, "j0", {Value::f64(0.0)}) == Value::f64(1.0));
+  std::optional<Value> one = call(reg, "j0", {Value::f64(1.0)});
+  REQUIRE(one);
+  REQUIRE(one->kind() == ValueKind::F64);
+  CHECK(std::abs(one->asF64() - 0.7651976865579666) < 1e-15);  // J0(1)
+  // J0's first root.
+  std::optional<Value> zero = call(reg, "j0", {Value::f64(2.404825557695773)});
+  REQUIRE(zero);
+  CHECK(std::abs(zero->asF64()) < 1e-14);
+  CHECK(call(reg, "scale", {Value::f64(2.5), num(3)}) == Value::f64(7.5));
+  // Values pass bit for bit: -0.0 keeps its sign, and a NaN result is a value.
+  CHECK(call(reg, "sign_bit", {Value::f64(-0.0)}) == Value::boolean(true));
+  CHECK(call(reg, "sign_bit", {Value::f64(0.0)}) == Value::boolean(false));
+  CHECK(call(reg, "scale", {Value::f64(-0.0), num(1)}) == Value::f64(-0.0));
+  std::optional<Value> nan = call(reg, "scale", {Value::f64(INFINITY), num(0)});
+  REQUIRE(nan);
+  CHECK(std::isnan(nan->asF64()));
+
+  CHECK_FALSE(call(reg, "j0", {Value::f64(NAN)}));   // the plugin says undefined
+  CHECK_FALSE(call(reg, "j0", {Value::f64(25.0)}));  // outside its range
+  // Kinds never convert: an integer is no f64 argument and an f64 no integer one.
+  CHECK_FALSE(call(reg, "j0", {num(1)}));
+  CHECK_FALSE(call(reg, "j0", {Value::i64(1)}));
+  CHECK_FALSE(call(reg, "triple", {Value::f64(1.0)}));
+  CHECK_FALSE(call(reg, "scale", {Value::f64(1.0), Value::f64(2.0)}));
 }
 
 TEST_CASE("plugin: undefined calls give nullopt") {
@@ -144,7 +182,10 @@ TEST_CASE("plugin: refused loads say why and leave the registry unchanged") {
   refused(dir.write("text.so", "not a library\n").string(), "not a loadable shared library");
   refused(TANDEM_TEST_PLUGIN_BROKEN, "does not export tandem_register_natives");
   refused(TANDEM_TEST_PLUGIN_WRONG_ABI,
-          "built for native ABI version 999, this tandem implements version 1");
+          "built for native ABI version 999, this tandem implements version 2");
+  // A plugin built before TANDEM_F64 (version 1) is refused too: rebuilding it is enough.
+  refused(TANDEM_TEST_PLUGIN_ABI_V1,
+          "built for native ABI version 1, this tandem implements version 2: rebuild it");
   refused(TANDEM_TEST_PLUGIN_BAD_KIND,
           "registration failed: native 'bad_kind': parameter 2 has unknown kind 42");
   refused(TANDEM_TEST_PLUGIN_FAILING, "registration failed: the test plugin refuses to register");
@@ -186,6 +227,50 @@ TEST_CASE("plugin: tandem run --natives calls the plugin") {
                            (dir.path() / "nope.so").string()});
   CHECK(missing.rc == 2);
   CHECK(missing.err.find("tandem: error: cannot load native plugin") != std::string::npos);
+}
+
+TEST_CASE("plugin: tandem run calls an f64 plugin native") {
+  TempDir dir;
+  std::string model = dir.write("j0.tdm",
+                                "native j0(x: f64): f64;\n"
+                                "proc f(x: f64) {\n"
+                                "  var y: f64 = j0(x);\n"
+                                "  assert fabs(y - 0.7651976865579666) < 1.0e-15;\n"
+                                "}\n")
+                          .string();
+  auto run = [&](const std::string& arg) {
+    return runCli({"run", model, "--entry", "f", "--args", arg, "--natives", TANDEM_TEST_PLUGIN});
+  };
+  CliRun ok = run("1.0");
+  INFO(ok.err);
+  CHECK(ok.rc == 0);
+  CHECK(run("0.0").rc == 1);  // j0(0) = 1: the assert fails
+  CliRun undefined = run("30.0");
+  CHECK(undefined.rc == 4);  // unknown: an undefined native call is a limit, not an error
+  const std::string said = undefined.out + undefined.err;
+  CHECK_MESSAGE(said.find("native call j0(30.0) is undefined") != std::string::npos, said);
+}
+
+TEST_CASE("plugin: a native bound to a plugin native of another kind stops the command") {
+  TempDir dir;
+  auto refused = [&](const std::string& decl, const std::string& use, const std::string& arg,
+                     const std::string& why) {
+    std::string model =
+        dir.write("kinds.tdm", decl + "\nproc f(x: " + use + ") {\n  skip;\n}\n").string();
+    CliRun r =
+        runCli({"run", model, "--entry", "f", "--args", arg, "--natives", TANDEM_TEST_PLUGIN});
+    CHECK(r.rc == 2);
+    CHECK_MESSAGE(r.err.find(why) != std::string::npos, r.err);
+  };
+  // An int declaration is not served by an f64 implementation, nor the other way round.
+  refused("native j0(x: int): int;", "int", "1",
+          "native 'j0' is declared (int): int but its implementation is (f64): f64");
+  refused("native triple(x: f64): f64;", "f64", "1.0",
+          "native 'triple' is declared (f64): f64 but its implementation is (int): int");
+  refused("native j0(x: f64): int;", "f64", "1.0",
+          "native 'j0' is declared (f64): int but its implementation is (f64): f64");
+  refused("native scale(x: f64, n: f64): f64;", "f64", "1.0",
+          "native 'scale' is declared (f64, f64): f64 but its implementation is (f64, int): f64");
 }
 
 TEST_CASE("plugin: tandem run names a native no library implements") {
