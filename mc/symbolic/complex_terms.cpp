@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "mc/expr/float64.h"
+
 namespace tandem::symbolic {
 
 namespace {
@@ -157,6 +159,8 @@ std::optional<exec::Value> valueOf(ExprRef e) {
 ExprRef constantFor(ExprManager& em, TypeRef t, const BigInt& v) {
   if (t->kind == TypeKind::Bool) return em.boolConst(v.sign() != 0);
   if (t->kind == TypeKind::Enum) return em.enumConst(t, static_cast<uint32_t>(v.small()));
+  if (t->kind == TypeKind::F64)
+    return em.floatConst(f64::fromBits(static_cast<uint64_t>(v.wrapTo(64))));
   return em.intConst(v, t);
 }
 
