@@ -85,7 +85,7 @@ struct Options {
 
   // Symbolic execution.
   std::optional<symbolic::Solving> solving;  // testgen: mixed unless given; check: classic
-  symbolic::Heuristic heuristic = symbolic::Heuristic::Incremental;
+  std::string heuristic = "incremental";     // --heuristic: a comma-separated list (requests.cpp)
   uint64_t maxTries = 10;
   std::string testsOut;
   std::vector<std::string> natives;

@@ -65,7 +65,10 @@ symbolic::MixedOptions mixedOptions(const Options& o, symbolic::Solving solving)
   if (o.wasGiven("max-tries") && solving != Solving::Mixed && solving != Solving::Dart)
     throw engine::usageError("--max-tries applies to --solving mixed and --solving dart");
   symbolic::MixedOptions m;
-  m.heuristic = o.heuristic;
+  std::string why;
+  auto heuristics = symbolic::parseHeuristicList(o.heuristic, &why);
+  if (!heuristics) throw engine::usageError("--heuristic: " + why);
+  m.heuristics = std::move(*heuristics);
   m.maxTries = o.maxTries;
   m.seed = o.seed;
   return m;

@@ -314,7 +314,7 @@ TEST_CASE("mixed: incremental heuristic negates extraPC and retries") {
     CAPTURE(smt::backendName(b));
     auto s = f.solver(b);
     MixedOptions o;
-    o.heuristic = Heuristic::Incremental;
+    o.heuristics = {Heuristic::Incremental};
     o.maxTries = 0;
     SolvingStats st;
     PcAnswer a = mixedCheck(f, *s, pc, o, &st);
@@ -356,7 +356,7 @@ TEST_CASE("mixed: partition heuristic adds the partition conditions one at a tim
       CAPTURE(smt::backendName(b));
       auto s = f.solver(b);
       MixedOptions o;
-      o.heuristic = Heuristic::Partition;
+      o.heuristics = {Heuristic::Partition};
       SolvingStats st;
       PcAnswer a = mixedCheck(f, *s, pc, o, &st);
       if (callee == "plain") {  // no partitions: nothing to try after x = 1
@@ -378,12 +378,12 @@ proc test(x: int) { if (isqrt(x) == 100) { A: skip; } else { B: skip; } }
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     cli::Options o = testgen("test", "mixed", b);
-    o.heuristic = Heuristic::Partition;
+    o.heuristic = "partition";
     Run r = command(*p, o);
     CHECK(has(r.report["covered_labels"], "A"));
     CHECK(has(r.report["covered_labels"], "B"));
     CHECK(r.report["stats"]["divergences"] == 0);
-    o.heuristic = Heuristic::Incremental;
+    o.heuristic = "incremental";
     r = command(*p, o);
     CHECK(has(r.report["uncovered_labels"], "A"));
     CHECK(r.report["stats"]["undecided"] == 1);
@@ -397,7 +397,7 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
     CAPTURE(smt::backendName(b));
     auto s = f.solver(b);
     MixedOptions o;
-    o.heuristic = Heuristic::Random;
+    o.heuristics = {Heuristic::Random};
     o.maxTries = 20;
     o.seed = 1;
     SolvingStats st;
@@ -418,7 +418,7 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     cli::Options o = testgen("test", "mixed", b);
-    o.heuristic = Heuristic::Random;
+    o.heuristic = "random";
     o.maxTries = 20;
     o.seed = 1;
     Run r = command(*p, o);
@@ -564,5 +564,102 @@ TEST_CASE("mixed: check --entry stays classic unless --solving is given") {
     CHECK(r.report["verdict"] == "unknown");
     CHECK(r.exit == 4);
     CHECK(r.report["stats"]["undecided"] == 1);
+  }
+}
+
+TEST_CASE("mixed: --heuristic takes a list; empty, unknown and repeated names are usage errors") {
+  std::string why;
+  auto l = parseHeuristicList("partition,random,incremental", &why);
+  REQUIRE(l);
+  CHECK(*l ==
+        std::vector<Heuristic>{Heuristic::Partition, Heuristic::Random, Heuristic::Incremental});
+  CHECK(heuristicListName(*l) == "partition,random,incremental");
+  CHECK(parseHeuristicList("random") == std::vector<Heuristic>{Heuristic::Random});
+  for (const char* bad :
+       {"", ",", "random,", ",random", "random,,partition", "Random", "simple", "random,random",
+        "incremental,partition,incremental", "random partition"}) {
+    CAPTURE(bad);
+    why.clear();
+    CHECK_FALSE(parseHeuristicList(bad, &why));
+    CHECK_FALSE(why.empty());
+  }
+  parseHeuristicList("random,partition,random", &why);
+  CHECK(why == "heuristic 'random' is listed twice");
+  parseHeuristicList("incremental,greedy", &why);
+  CHECK(why == "unknown heuristic 'greedy' (heuristics: incremental, partition, random)");
+  // Through the command line: exit 2 naming the option; the report shows the list.
+  auto p = loadShared("mixed_partition.tdm");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    cli::Options o = testgen("test", "mixed", b);
+    o.given.push_back("heuristic");
+    o.heuristic = "partition,partition";
+    Run r = command(*p, o);
+    CHECK(r.exit == 2);
+    CHECK(r.err.find("--heuristic: heuristic 'partition' is listed twice") != std::string::npos);
+    o.heuristic = "incremental,fast";
+    r = command(*p, o);
+    CHECK(r.exit == 2);
+    CHECK(r.err.find("unknown heuristic 'fast'") != std::string::npos);
+    o.heuristic = "random,partition";
+    r = command(*p, o);
+    CHECK(r.exit == 0);
+    CHECK(r.report["heuristic"] == "random,partition");
+    CHECK(r.report["uncovered_labels"].empty());
+  }
+}
+
+TEST_CASE("mixed: combined heuristics take turns in each round, in the order given") {
+  Fixture f(kHash);
+  // x > 0 && y == hash(x) && y > 35: x = 1 first; incremental alone then tries x = 2, 3, 4.
+  std::vector<ExprRef> pc{f.bin(Op::Gt, f.x, f.num(0)), f.bin(Op::Eq, f.y, f.call("hash", {f.x})),
+                          f.bin(Op::Gt, f.y, f.num(35))};
+  auto x4 = [&](const PcAnswer& a) {
+    return std::find(a.certificate->begin(), a.certificate->end(), f.em->mkEq(f.x, f.num(4))) !=
+           a.certificate->end();
+  };
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    MixedOptions o;
+    SolvingStats st;
+    o.heuristics = {Heuristic::Incremental};
+    PcAnswer a = mixedCheck(f, *s, pc, o, &st);
+    checkWitness(f, *s, pc, a);
+    CHECK(st.tries == 4);
+    // One round is enough for the pair: incremental tries x = 2, then partition adds x > 3.
+    o.heuristics = {Heuristic::Incremental, Heuristic::Partition};
+    o.maxTries = 1;
+    a = mixedCheck(f, *s, pc, o, &st);
+    checkWitness(f, *s, pc, a);
+    CHECK(st.tries == 3);
+    CHECK(x4(a));
+    // The other order: partition's try comes first and succeeds; incremental never runs.
+    o.heuristics = {Heuristic::Partition, Heuristic::Incremental};
+    a = mixedCheck(f, *s, pc, o, &st);
+    CHECK(st.tries == 2);
+    CHECK(x4(a));
+    CHECK(st.heuristicSuccesses == 1);
+    // maxTries counts rounds: incremental alone with one round is undecided.
+    o.heuristics = {Heuristic::Incremental};
+    a = mixedCheck(f, *s, pc, o, &st);
+    CHECK(a.undecided);
+    CHECK(a.reason.find("(incremental)") != std::string::npos);
+    // A heuristic with nothing left drops out: partition's two conditions, then incremental
+    // alone (0 <= x <= 3 && y == hash(x) && y == 15: hash gives 0, 10, 20, 30).
+    std::vector<ExprRef> small{f.bin(Op::Ge, f.x, f.num(0)), f.bin(Op::Le, f.x, f.num(3)),
+                               f.bin(Op::Eq, f.y, f.call("hash", {f.x})),
+                               f.bin(Op::Eq, f.y, f.num(15))};
+    o.maxTries = 10;
+    o.heuristics = {Heuristic::Partition, Heuristic::Random};
+    a = mixedCheck(f, *s, small, o, &st);
+    CHECK(a.undecided);
+    CHECK(a.reason.find("(partition,random)") != std::string::npos);
+    CHECK(st.exhausted == 0);
+    // incremental's unsat needs only its own tries to be conclusive, whatever the others did.
+    o.heuristics = {Heuristic::Partition, Heuristic::Random, Heuristic::Incremental};
+    a = mixedCheck(f, *s, small, o, &st);
+    CHECK(a.isUnsat());
+    CHECK(st.exhausted == 1);
   }
 }
