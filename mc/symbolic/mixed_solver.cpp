@@ -115,6 +115,8 @@ class MixedPathSolver final : public CachedPathSolver {
     // partition
     std::vector<ExprRef> conditions;
     size_t nextCondition = 0;
+    // random: the least and greatest solutions of s in the random range, by (base, s)
+    std::map<std::vector<ExprRef>, std::pair<std::optional<BigInt>, std::optional<BigInt>>> ranges;
     // all
     std::vector<bool> done;
     Certificate certificate;
@@ -316,21 +318,115 @@ class MixedPathSolver final : public CachedPathSolver {
     return c;
   }
 
-  // Random: fresh random values for the complex symbols that simplePC leaves unconstrained.
+  // Random solving (Sect. 3.5): a value for each complex symbol in turn that simplePC and the
+  // values chosen before it allow (randomValue), then a try with those values pinned.
   Step random(const SplitPc& split, Retry& retry) {
+    if (split.complexSymbols.empty()) return Step::Done;  // nothing to draw
     std::vector<ExprRef> simpleSyms;
     for (ExprRef c : split.simple) collectSymbols(c, simpleSyms);
-    SymbolValues fixed;
-    for (ExprRef s : split.complexSymbols)
-      if (std::find(simpleSyms.begin(), simpleSyms.end(), s) == simpleSyms.end())
-        fixed[s] = randomInput(rng_, s->type);
-    if (fixed.empty()) return Step::Done;  // nothing to choose
-    Attempt a = attempt(split, {}, fixed);
+    std::vector<ExprRef> base = split.simple, pins;
+    for (ExprRef s : split.complexSymbols) {
+      const bool constrained =
+          std::find(simpleSyms.begin(), simpleSyms.end(), s) != simpleSyms.end();
+      std::optional<BigInt> v = randomValue(s, base, constrained, retry);
+      if (!v) continue;  // the try's solution of simplePC chooses it
+      ExprRef pin = em_.mkEq(s, constantFor(em_, s->type, *v));
+      base.push_back(pin);
+      pins.push_back(pin);
+    }
+    Attempt a = attempt(split, pins, {});
     if (a.status == Attempt::Status::Sat) {
       retry.certificate = a.certificate;
       return Step::Sat;
     }
-    return a.status == Attempt::Status::NoSolution ? Step::Done : Step::Again;  // simplePC alone
+    // No solution with these values (only after an unknown answer): simplePC alone has one.
+    return a.status == Attempt::Status::NoSolution ? Step::Done : Step::Again;
+  }
+
+  // A random value of `s` that `base` (simplePC and the values chosen so far, satisfiable)
+  // allows: a plain random value, kept without a query when simplePC does not mention `s`;
+  // otherwise, when `base` refuses it and `s` is an integer, a value drawn uniformly between the
+  // least and the greatest solutions in [-kRandomRange, kRandomRange] (next to the nearest one
+  // when there are none in it), and if `base` refuses that too, the solution nearest to it above
+  // or below (a coin says which side first). nullopt: leave `s` to the solver (a bool, enum or
+  // f64 value refused, an unknown answer).
+  std::optional<BigInt> randomValue(ExprRef s, const std::vector<ExprRef>& base, bool constrained,
+                                    Retry& retry) {
+    BigInt r = randomInput(rng_, s->type);
+    if (!constrained) return r;
+    std::optional<bool> ok = allows(base, s, r);
+    if (!ok) return std::nullopt;
+    if (*ok) return r;
+    const TypeKind k = s->type->kind;
+    if (k != TypeKind::Int && k != TypeKind::I32 && k != TypeKind::I64) return std::nullopt;
+    const BigInt range(kRandomRange);
+    std::vector<ExprRef> key = base;
+    key.push_back(s);
+    auto known = retry.ranges.find(key);
+    if (known == retry.ranges.end())  // the same for every try while base is simplePC alone
+      known = retry.ranges
+                  .emplace(std::move(key), std::make_pair(nearest(base, s, -range, true),
+                                                          nearest(base, s, range, false)))
+                  .first;
+    std::optional<BigInt> lo = known->second.first, hi = known->second.second;
+    if (lo && hi && *lo > *hi) {  // no solution in the range: one side, by a coin
+      if (rng_() % 2)
+        lo.reset();
+      else
+        hi.reset();
+    }
+    BigInt from, to;
+    if (lo && hi) {
+      from = *lo;
+      to = *hi;
+    } else if (lo) {
+      from = *lo;
+      to = *lo + range + range;
+    } else if (hi) {
+      from = *hi - range - range;
+      to = *hi;
+    } else {
+      return std::nullopt;  // unknown answers
+    }
+    r = randomIn(rng_, from, to);
+    if ((lo && r == *lo) || (hi && r == *hi)) return r;  // a solution found above
+    ok = allows(base, s, r);
+    if (!ok) return std::nullopt;
+    if (*ok) return r;
+    const bool up = rng_() % 2 == 0;
+    if (auto v = nearest(base, s, r, up)) return v;
+    return nearest(base, s, r, !up);
+  }
+
+  // Whether `base` allows s == v; nullopt when the solver does not know.
+  std::optional<bool> allows(const std::vector<ExprRef>& base, ExprRef s, const BigInt& v) {
+    std::vector<ExprRef> f = base;
+    f.push_back(em_.mkEq(s, constantFor(em_, s->type, v)));
+    smt::CheckResult c = solver_.check(f);
+    if (c.isUnknown()) {
+      ++stats_.unknown;
+      return std::nullopt;
+    }
+    return c.isSat();
+  }
+
+  // The solution of `base` for integer `s` nearest to `r` at or above it (`up`) or at or below
+  // it: `base` /\ s >= r with s - r minimised (or s <= r, r - s); nullopt when there is none (or
+  // the solver does not know).
+  std::optional<BigInt> nearest(const std::vector<ExprRef>& base, ExprRef s, const BigInt& r,
+                                bool up) {
+    TypeRef t = s->type, b = em_.types().boolType();
+    ExprRef c = em_.intConst(r, t);
+    std::vector<ExprRef> f = base;
+    f.push_back(em_.mk(up ? Op::Ge : Op::Le, b, {s, c}));
+    ExprRef distance = up ? em_.mk(Op::Sub, t, {s, c}) : em_.mk(Op::Sub, t, {c, s});
+    std::vector<ExprRef> terms{distance};
+    smt::MinimizedModel mm = solver_.minimize(f, terms);
+    if (!mm.model) {
+      if (mm.result.isUnknown()) ++stats_.unknown;
+      return std::nullopt;
+    }
+    return mm.model->evalInt(s);
   }
 
   const exec::Evaluator& concrete_;

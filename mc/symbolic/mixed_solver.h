@@ -17,8 +17,12 @@
 //                     unsat (every candidate was refuted by its own tries);
 //        partition    add one `partition(...)` condition of a called native or @concrete
 //                     procedure (its parameters replaced by the call's arguments) per try;
-//        random       random values (seeded) for the symbols of complex terms that simplePC does
-//                     not constrain; the others keep their simplePC solution.
+//        random       Sect. 3.5, random solving: for each symbol inside a complex term a random
+//                     value (seeded), kept when simplePC allows it (checked only when simplePC
+//                     mentions the symbol); otherwise a second value drawn in the range of
+//                     simplePC's solutions near the random range, and when simplePC refuses that
+//                     too, simplePC's solution nearest to it (above or below, by a coin). Symbols
+//                     that simplePC does not mention thus get plain random values, as before.
 //      The first try to answer sat ends the query; so does incremental's unsat. A heuristic with
 //      nothing left to try (partition out of conditions, incremental out of solutions after an
 //      unknown or a failed concrete run) drops out of the later rounds.

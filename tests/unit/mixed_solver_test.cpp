@@ -3,11 +3,14 @@
 // concretization and DART re-execution. Everything that solves runs under every back end.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <random>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "mc/cli/cli.h"
+#include "mc/expr/float64.h"
 #include "mc/ir/frontend.h"
 #include "mc/ir/ir_printer.h"
 #include "mc/smt/solver_factory.h"
@@ -409,10 +412,11 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
     auto z3 = f.solver(smt::Backend::Z3);
     PcAnswer again = mixedCheck(f, *z3, {cubePos}, o);
     CHECK(*again.certificate == *a.certificate);
-    // x constrained by simplePC (x < 1): random has nothing to choose, the query is undecided.
+    // x constrained by simplePC (x < 1): random solving draws values below 1, every one
+    // refuted (x < 1 makes the cube non-positive), so the query is undecided after every try.
     a = mixedCheck(f, *s, {cubePos, f.bin(Op::Lt, f.x, f.num(1))}, o, &st);
     CHECK(a.undecided);
-    CHECK(st.tries == 1);
+    CHECK(st.tries == 21);
   }
   auto p = loadShared("mixed_cube.tdm");
   for (auto b : smt::allBackends()) {
@@ -662,4 +666,77 @@ TEST_CASE("mixed: combined heuristics take turns in each round, in the order giv
     CHECK(a.isUnsat());
     CHECK(st.exhausted == 1);
   }
+}
+
+TEST_CASE("mixed: random solving draws solutions of simplePC (ISSTA'11 Sect. 3.5)") {
+  Fixture f(kHash);
+  // 0 < x < 100 && isqrt(x) == 7 needs 49 <= x <= 63. simplePC mentions x, so the old random
+  // heuristic had nothing to draw; incremental tries x = 1, 2, ... and runs out of tries.
+  std::vector<ExprRef> pc{f.bin(Op::Gt, f.x, f.num(0)), f.bin(Op::Lt, f.x, f.num(100)),
+                          f.bin(Op::Eq, f.call("isqrt", {f.x}), f.num(7))};
+  auto xOf = [&](const PcAnswer& a) -> int64_t {
+    for (ExprRef c : *a.certificate)
+      if (c->op == Op::Eq && c->kid(0) == f.x && c->kid(1)->op == Op::IntConst)
+        return c->kid(1)->value.small();
+    return -1;
+  };
+  std::vector<int64_t> z3Values;
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    MixedOptions o;
+    o.maxTries = 30;
+    o.seed = 1;
+    SolvingStats st;
+    o.heuristics = {Heuristic::Incremental};
+    CHECK(mixedCheck(f, *s, pc, o, &st).undecided);
+    o.heuristics = {Heuristic::Random};
+    PcAnswer a = mixedCheck(f, *s, pc, o, &st);
+    checkWitness(f, *s, pc, a);
+    CHECK(xOf(a) >= 49);
+    CHECK(xOf(a) <= 63);
+    // Deterministic for a seed, under every back end; other seeds find other solutions.
+    PcAnswer again = mixedCheck(f, *s, pc, o);
+    CHECK(*again.certificate == *a.certificate);
+    std::vector<int64_t> values;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      o.seed = seed;
+      PcAnswer r = mixedCheck(f, *s, pc, o);
+      REQUIRE(r.isSat());
+      values.push_back(xOf(r));
+    }
+    if (z3Values.empty())
+      z3Values = values;
+    else
+      CHECK(values == z3Values);
+    std::sort(values.begin(), values.end());
+    CHECK(std::unique(values.begin(), values.end()) - values.begin() > 1);
+    // Every random value satisfies simplePC: far outside the random range too (a solution near
+    // the nearest one), and a symbol pinned by simplePC keeps its only value.
+    std::vector<ExprRef> far{f.bin(Op::Gt, f.x, f.num(5000)),
+                             f.bin(Op::Eq, f.call("isqrt", {f.x}), f.num(75))};  // 5625..5775
+    o.seed = 1;
+    a = mixedCheck(f, *s, far, o, &st);
+    checkWitness(f, *s, far, a);
+    std::vector<ExprRef> pinned{f.bin(Op::Eq, f.x, f.num(50)),
+                                f.bin(Op::Eq, f.call("isqrt", {f.x}), f.num(7))};
+    a = mixedCheck(f, *s, pinned, o, &st);
+    checkWitness(f, *s, pinned, a);
+    CHECK(st.tries == 1);
+  }
+  // f64 values are drawn in the same place: finite doubles, the same ones for a seed.
+  std::mt19937_64 g1(7), g2(7);
+  bool fractional = false, integral = false;
+  for (int i = 0; i < 200; ++i) {
+    BigInt bits = randomInput(g1, f.em->types().f64Type());
+    CHECK(bits == randomInput(g2, f.em->types().f64Type()));
+    double d = f64::fromBits(static_cast<uint64_t>(bits.wrapTo(64)));
+    CHECK(std::isfinite(d));
+    if (d != std::floor(d)) fractional = true;
+    if (d == std::floor(d) && d != 0) integral = true;
+    ExprRef c = constantFor(*f.em, f.em->types().f64Type(), bits);
+    CHECK(c->op == Op::FloatConst);
+  }
+  CHECK(fractional);
+  CHECK(integral);
 }
