@@ -740,3 +740,45 @@ TEST_CASE("mixed: random solving draws solutions of simplePC (ISSTA'11 Sect. 3.5
   CHECK(fractional);
   CHECK(integral);
 }
+
+TEST_CASE("mixed: --paper-defaults makes random solving the heuristic") {
+  auto p = loadText(R"(
+proc test(x: int) {
+  if (0 < x && x < 100) {
+    if (isqrt(x) == 7) { A: skip; } else { B: skip; }
+  }
+}
+)");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    cli::Options o = testgen("test", "mixed", b);
+    o.maxTries = 30;
+    o.seed = 1;
+    Run r = command(*p, o);
+    CHECK(r.report["heuristic"] == "incremental");
+    CHECK(has(r.report["uncovered_labels"], "A"));
+    o.paperDefaults = true;
+    r = command(*p, o);
+    CHECK(r.report["heuristic"] == "random");
+    CHECK(has(r.report["covered_labels"], "A"));
+    CHECK(has(r.report["covered_labels"], "B"));
+    CHECK(r.report["stats"]["divergences"] == 0);
+    // --heuristic given wins.
+    o.given.push_back("heuristic");
+    o.heuristic = "incremental,partition";
+    r = command(*p, o);
+    CHECK(r.report["heuristic"] == "incremental,partition");
+    // Only where mixed solving applies.
+    cli::Options c = testgen("test", "mixed", b);
+    c.command = cli::Command::Check;
+    c.solving.reset();
+    c.paperDefaults = true;
+    r = command(*p, c);
+    CHECK(r.exit == 2);
+    CHECK(r.err.find("--paper-defaults applies to --solving mixed") != std::string::npos);
+    c.solving = Solving::Mixed;
+    r = command(*p, c);
+    CHECK(r.exit != 2);
+    CHECK(r.report["heuristic"] == "random");
+  }
+}
