@@ -610,6 +610,13 @@ TEST_CASE("mixed: --heuristic takes a list; empty, unknown and repeated names ar
     CHECK(r.exit == 0);
     CHECK(r.report["heuristic"] == "random,partition");
     CHECK(r.report["uncovered_labels"].empty());
+    // --stats in text names the list too.
+    o.stats = true;
+    o.quiet = true;
+    o.file = "t.tdm";
+    std::ostringstream out, err;
+    CHECK(cli::execute(o, *p, out, err) == 0);
+    CHECK(out.str().find("\nheuristic: random,partition\n") != std::string::npos);
   }
 }
 
