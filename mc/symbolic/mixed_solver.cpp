@@ -1,6 +1,8 @@
 #include "mc/symbolic/mixed_solver.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -388,6 +390,12 @@ class MixedPathSolver final : public CachedPathSolver {
     } else {
       return std::nullopt;  // unknown answers
     }
+    if (unsigned w = s->type->bitWidth()) {  // i32, i64: the window within the type's values
+      const BigInt least(w == 64 ? std::numeric_limits<int64_t>::min() : INT32_MIN);
+      const BigInt greatest(w == 64 ? std::numeric_limits<int64_t>::max() : INT32_MAX);
+      from = std::max(from, least);
+      to = std::min(to, greatest);
+    }
     r = randomIn(rng_, from, to);
     if ((lo && r == *lo) || (hi && r == *hi)) return r;  // a solution found above
     ok = allows(base, s, r);
@@ -415,11 +423,13 @@ class MixedPathSolver final : public CachedPathSolver {
   // the solver does not know).
   std::optional<BigInt> nearest(const std::vector<ExprRef>& base, ExprRef s, const BigInt& r,
                                 bool up) {
-    TypeRef t = s->type, b = em_.types().boolType();
+    // In unbounded integers: an i32 or i64 difference could wrap around.
+    TypeRef t = em_.types().intType(), b = em_.types().boolType();
+    ExprRef v = s->type->bitWidth() ? em_.mk(Op::Cast, t, {s}) : s;
     ExprRef c = em_.intConst(r, t);
     std::vector<ExprRef> f = base;
-    f.push_back(em_.mk(up ? Op::Ge : Op::Le, b, {s, c}));
-    ExprRef distance = up ? em_.mk(Op::Sub, t, {s, c}) : em_.mk(Op::Sub, t, {c, s});
+    f.push_back(em_.mk(up ? Op::Ge : Op::Le, b, {v, c}));
+    ExprRef distance = up ? em_.mk(Op::Sub, t, {v, c}) : em_.mk(Op::Sub, t, {c, v});
     std::vector<ExprRef> terms{distance};
     smt::MinimizedModel mm = solver_.minimize(f, terms);
     if (!mm.model) {

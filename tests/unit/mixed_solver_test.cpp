@@ -731,6 +731,34 @@ TEST_CASE("mixed: random solving draws solutions of simplePC (ISSTA'11 Sect. 3.5
     checkWitness(f, *s, pinned, a);
     CHECK(st.tries == 1);
   }
+  // An i32 whose solutions are all near its greatest value. The window of the second draw is
+  // [2147483001, 2147483647] (the nearest solution measured in unbounded integers: a wrapping
+  // i32 difference made 2147483647 look nearest to -1000) cut at the i32 maximum, and with
+  // seed 3 no draw hits the one solution of z*z == 1 there: every try is a valid i32 refuted.
+  {
+    TypeRef i32 = f.em->types().i32Type();
+    ExprRef z = f.em->freshSymbol("z", i32);
+    ExprRef big = f.em->intConst(BigInt(2147483000), i32);
+    ExprRef square = f.em->mk(Op::Mul, i32, {z, z});
+    // z*z (wrapping) is 1 for z = 2147483647 only (-1 squared) in this range.
+    std::vector<ExprRef> top{f.em->mk(Op::Gt, f.boolT(), {z, big}),
+                             f.em->mk(Op::Eq, f.boolT(), {square, f.em->intConst(BigInt(1), i32)})};
+    for (auto b : smt::allBackends()) {
+      CAPTURE(smt::backendName(b));
+      auto s = f.solver(b);
+      MixedOptions o;
+      o.heuristics = {Heuristic::Random};
+      o.seed = 3;
+      SolvingStats st;
+      PcAnswer a = mixedCheck(f, *s, top, o, &st);
+      CHECK(st.tries == 11);
+      CHECK(st.unknown == 0);
+      if (a.isSat())
+        CHECK(std::find(a.certificate->begin(), a.certificate->end(),
+                        f.em->mkEq(z, f.em->intConst(BigInt(2147483647), i32))) !=
+              a.certificate->end());
+    }
+  }
   // f64 values are drawn in the same place: finite doubles, the same ones for a seed.
   std::mt19937_64 g1(7), g2(7);
   bool fractional = false, integral = false;
