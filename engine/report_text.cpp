@@ -151,6 +151,9 @@ void statsText(std::ostream& os, const Report& r) {
   }
   for (const auto& [k, v] : st.items())
     os << k << ": " << (v.is_object() ? v.dump() : num(v)) << "\n";
+  // Mixed solving: the heuristics the counters above come from, as listed.
+  if (r.extra.is_object() && r.extra.contains("heuristic") && r.extra["heuristic"].is_string())
+    os << "heuristic: " << r.extra["heuristic"].get<std::string>() << "\n";
 }
 
 // check --distributed: each rank's states (the load balance) and what they sent each other.

@@ -59,7 +59,7 @@ void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r) {
 void addSolvingKeys(nlohmann::json& extra, const symbolic::ExploreOptions& eo) {
   extra["solving"] = symbolic::solvingName(eo.solving);
   if (eo.solving == symbolic::Solving::Mixed) {
-    extra["heuristic"] = symbolic::heuristicName(eo.mixed.heuristic);
+    extra["heuristic"] = symbolic::heuristicListName(eo.mixed.heuristics);
     extra["max_tries"] = eo.mixed.maxTries;
   } else if (eo.solving == symbolic::Solving::Dart) {
     extra["max_tries"] = eo.mixed.maxTries;

@@ -47,7 +47,6 @@ std::vector<std::string> names(std::initializer_list<Enum> all, const char* (*na
   return out;
 }
 
-using symbolic::Heuristic;
 using symbolic::Solving;
 using Engine = fabricate::ProveOptions::Engine;
 
@@ -133,9 +132,9 @@ std::vector<OptionSpec> buildTable() {
     // Symbolic execution and test generation.
     {"solving", 0, V::Choice, "MODE", "testgen: mixed, check: classic", "how path conditions are decided (docs/symbolic.md)", kCheck | kTestgen,
      names({Solving::Classic, Solving::Mixed, Solving::Exe, Solving::Dart}, &symbolic::solvingName), parsed(&Options::solving, symbolic::parseSolving)},
-    {"heuristic", 0, V::Choice, "NAME", "incremental", "--solving mixed: the ISSTA'11 heuristic", kCheck | kTestgen,
-     names({Heuristic::Incremental, Heuristic::Partition, Heuristic::Random}, &symbolic::heuristicName), parsed(&Options::heuristic, symbolic::parseHeuristic)},
-    {"max-tries", 0, V::Count, "N", "10", "--solving mixed: tries of the heuristic; dart: restarts", kCheck | kTestgen, {}, to(&Options::maxTries)},
+    {"heuristic", 0, V::Text, "NAME,...", "incremental", "--solving mixed: the ISSTA'11 heuristics, any of incremental, partition, random, comma-separated: each round of tries gives each one try, in this order (--paper-defaults: random)", kCheck | kTestgen, {}, to(&Options::heuristic)},
+    {"max-tries", 0, V::Count, "N", "10", "--solving mixed: rounds of tries of the heuristics; dart: restarts", kCheck | kTestgen, {}, to(&Options::maxTries)},
+    {"paper-defaults", 0, V::Flag, "", "", "--solving mixed: the paper's settings, random solving (ISSTA'11 Sect. 3.5) as the heuristic unless --heuristic is given", kCheck | kTestgen, {}, to(&Options::paperDefaults)},
     {"compositional", 0, V::Flag, "", "", "testgen: demand-driven compositional dynamic symbolic execution (Anand, Godefroid, Tillmann, TACAS'08; docs/compositional.md)", kTestgen, {}, to(&Options::compositional)},
     {"dse", 0, V::Flag, "", "", "testgen: the same dynamic symbolic execution loop over whole-program paths, every call inlined (the baseline of --compositional)", kTestgen, {}, to(&Options::dse)},
     {"target", 0, V::Text, "LABEL", "", "--compositional, --dse: the labelled location to reach (default: every branch)", kTestgen, {}, to(&Options::target)},

@@ -57,15 +57,22 @@ void fillCommon(engine::Request& r, const Options& o, const Streams& s) {
   r.natives = o.natives;
 }
 
-// --heuristic and --max-tries tune one solving mode each.
+// --heuristic, --paper-defaults and --max-tries tune one solving mode each.
 symbolic::MixedOptions mixedOptions(const Options& o, symbolic::Solving solving) {
   using symbolic::Solving;
   if (o.wasGiven("heuristic") && solving != Solving::Mixed)
     throw engine::usageError("--heuristic applies to --solving mixed");
+  if (o.paperDefaults && solving != Solving::Mixed)
+    throw engine::usageError("--paper-defaults applies to --solving mixed");
   if (o.wasGiven("max-tries") && solving != Solving::Mixed && solving != Solving::Dart)
     throw engine::usageError("--max-tries applies to --solving mixed and --solving dart");
   symbolic::MixedOptions m;
-  m.heuristic = o.heuristic;
+  // The paper's settings: random solving (Sect. 3.5) unless --heuristic says otherwise.
+  const std::string list = o.paperDefaults && !o.wasGiven("heuristic") ? "random" : o.heuristic;
+  std::string why;
+  auto heuristics = symbolic::parseHeuristicList(list, &why);
+  if (!heuristics) throw engine::usageError("--heuristic: " + why);
+  m.heuristics = std::move(*heuristics);
   m.maxTries = o.maxTries;
   m.seed = o.seed;
   return m;
@@ -163,9 +170,10 @@ engine::TestgenRequest testgenRequest(const Options& o, const Streams& s) {
     // search order or mixed-solving heuristic applies.
     if (o.solving)
       throw engine::usageError("--solving does not apply to --compositional and --dse");
-    if (o.wasGiven("heuristic") || o.wasGiven("max-tries"))
+    if (o.wasGiven("heuristic") || o.wasGiven("max-tries") || o.paperDefaults)
       throw engine::usageError(
-          "--heuristic and --max-tries do not apply to --compositional and --dse");
+          "--heuristic, --max-tries and --paper-defaults do not apply to --compositional and "
+          "--dse");
     // --search orders the choice of targets; by default Pex's fair choice (by branch, then depth).
     if (!o.wasGiven("search")) r.search = search::Strategy::Coverage;
   }

@@ -48,7 +48,7 @@ ExprRef substitute(ExprManager& em, ExprRef e, const std::map<ExprRef, ExprRef>&
 // The constant expression of a scalar value of type `t`, and back (nullopt for non-constants).
 ExprRef constantOf(ExprManager& em, const exec::Value& v, TypeRef t);
 std::optional<exec::Value> valueOf(ExprRef constant);
-// The constant of type `t` for a model value (bool 0/1, enum index, integers).
+// The constant of type `t` for a model value (bool 0/1, enum index, integers, an f64 bit pattern).
 ExprRef constantFor(ExprManager& em, TypeRef t, const BigInt& v);
 
 // The value of `e` when its symbols take `values`, computed by the concrete evaluator (so calls

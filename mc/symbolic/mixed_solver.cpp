@@ -1,6 +1,8 @@
 #include "mc/symbolic/mixed_solver.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -28,6 +30,38 @@ std::optional<Heuristic> parseHeuristic(std::string_view name) {
   return std::nullopt;
 }
 
+std::string heuristicListName(std::span<const Heuristic> list) {
+  std::string out;
+  for (Heuristic h : list) out += (out.empty() ? "" : ",") + std::string(heuristicName(h));
+  return out;
+}
+
+std::optional<std::vector<Heuristic>> parseHeuristicList(std::string_view text,
+                                                         std::string* error) {
+  auto fail = [&](std::string msg) -> std::optional<std::vector<Heuristic>> {
+    if (error) *error = std::move(msg);
+    return std::nullopt;
+  };
+  std::vector<Heuristic> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string_view name = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (name.empty()) return fail("an empty heuristic name in '" + std::string(text) + "'");
+    std::optional<Heuristic> h = parseHeuristic(name);
+    if (!h)
+      return fail("unknown heuristic '" + std::string(name) +
+                  "' (heuristics: incremental, partition, random)");
+    if (std::find(out.begin(), out.end(), *h) != out.end())
+      return fail("heuristic '" + std::string(name) + "' is listed twice");
+    out.push_back(*h);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
 SplitPc splitPathCondition(std::span<const ExprRef> pc) {
   SplitPc s;
   std::vector<ExprRef> conjuncts;
@@ -49,7 +83,12 @@ struct Attempt {
   Status status = Status::Unknown;
   std::vector<ExprRef> pins;  // extraPC (empty when there was no solution)
   Certificate certificate;    // Sat
+  bool unknown = false;       // a solver answer was unknown
+  bool inconclusive = false;  // the concrete run failed: refuted nothing
 };
+
+// What one try of a heuristic came to.
+enum class Step : uint8_t { Sat, Unsat, Again, Done };
 
 class MixedPathSolver final : public CachedPathSolver {
  public:
@@ -58,13 +97,33 @@ class MixedPathSolver final : public CachedPathSolver {
         concrete_(concrete),
         em_(*concrete.program().exprs),
         o_(o),
-        rng_(o.seed) {}
+        rng_(o.seed) {
+    if (o_.heuristics.empty()) o_.heuristics.push_back(Heuristic::Incremental);
+  }
 
-  std::string name() const override { return std::string("mixed/") + heuristicName(o_.heuristic); }
+  std::string name() const override {
+    return std::string("mixed/") + heuristicListName(o_.heuristics);
+  }
 
   PcAnswer check(std::span<const ExprRef> pc) override { return counted(decide(pc)); }
 
  private:
+  // The state of the heuristics during one query.
+  struct Retry {
+    // incremental
+    std::vector<ExprRef> blocked;
+    std::vector<ExprRef> lastPins;
+    bool clean = true;  // no unknown answer, no failed concrete run in its tries
+    // partition
+    std::vector<ExprRef> conditions;
+    size_t nextCondition = 0;
+    // random: the least and greatest solutions of s in the random range, by (base, s)
+    std::map<std::vector<ExprRef>, std::pair<std::optional<BigInt>, std::optional<BigInt>>> ranges;
+    // all
+    std::vector<bool> done;
+    Certificate certificate;
+  };
+
   PcAnswer decide(std::span<const ExprRef> pc) {
     ++stats_.checks;
     SplitPc split = splitPathCondition(pc);
@@ -72,40 +131,63 @@ class MixedPathSolver final : public CachedPathSolver {
     ++stats_.mixedChecks;
     smt::CheckResult simple = solver_.check(split.simple);
     if (!simple.isSat()) return PcAnswer::of(simple);
-    unknownSeen_ = false;
-    inconclusive_ = false;
     lastTries_ = 0;
     Attempt first = attempt(split, {}, {});
-    if (first.status == Attempt::Status::Sat) return sat(first);
-    std::optional<PcAnswer> answer;
-    switch (o_.heuristic) {
-      case Heuristic::Incremental:
-        answer = incremental(split, first);
-        break;
-      case Heuristic::Partition:
-        answer = partition(split);
-        break;
-      case Heuristic::Random:
-        answer = random(split);
-        break;
-    }
-    if (answer) {
-      if (answer->isSat()) ++stats_.heuristicSuccesses;
-      return *answer;
+    if (first.status == Attempt::Status::Sat) return sat(first.certificate);
+    Retry retry;
+    retry.lastPins = first.pins;
+    retry.clean = !first.unknown && !first.inconclusive;
+    retry.conditions = partitionConditions(split);
+    retry.done.assign(o_.heuristics.size(), false);
+    for (uint64_t round = 0; round < o_.maxTries; ++round) {
+      bool any = false;
+      for (size_t i = 0; i < o_.heuristics.size(); ++i) {
+        if (retry.done[i]) continue;
+        any = true;
+        switch (step(o_.heuristics[i], split, retry)) {
+          case Step::Sat:
+            ++stats_.heuristicSuccesses;
+            return sat(retry.certificate);
+          case Step::Unsat: {
+            ++stats_.exhausted;
+            PcAnswer r;
+            r.status = smt::SatStatus::Unsat;
+            return r;
+          }
+          case Step::Done:
+            retry.done[i] = true;
+            break;
+          case Step::Again:
+            break;
+        }
+      }
+      if (!any) break;
     }
     ++stats_.undecided;
     PcAnswer a;
     a.undecided = true;
     a.reason = "mixed solving found no solution of the complex part in " +
-               std::to_string(lastTries_) + " tries (" + heuristicName(o_.heuristic) + ")";
+               std::to_string(lastTries_) + " tries (" + heuristicListName(o_.heuristics) + ")";
     return a;
   }
 
-  PcAnswer sat(const Attempt& a) const {
+  PcAnswer sat(const Certificate& c) const {
     PcAnswer r;
     r.status = smt::SatStatus::Sat;
-    r.certificate = a.certificate;
+    r.certificate = c;
     return r;
+  }
+
+  Step step(Heuristic h, const SplitPc& split, Retry& retry) {
+    switch (h) {
+      case Heuristic::Incremental:
+        return incremental(split, retry);
+      case Heuristic::Partition:
+        return partition(split, retry);
+      case Heuristic::Random:
+        return random(split, retry);
+    }
+    return Step::Done;
   }
 
   // Solves simplePC /\ extras (with `fixed` symbols set, not solved for), pins the complex
@@ -124,7 +206,7 @@ class MixedPathSolver final : public CachedPathSolver {
     smt::MinimizedModel mm = solver_.minimize(formulas, solveFor);
     if (!mm.model) {
       if (mm.result.isUnknown()) {
-        noteUnknown();
+        noteUnknown(a);
         return a;
       }
       a.status = Attempt::Status::NoSolution;
@@ -140,7 +222,7 @@ class MixedPathSolver final : public CachedPathSolver {
       if (!c) {
         // The code fails on this solution (an error, a limit, globals it cannot see): no witness
         // of the path, but no refutation either, so no unsat may be concluded from it.
-        inconclusive_ = true;
+        a.inconclusive = true;
         a.status = Attempt::Status::Refuted;
         return a;
       }
@@ -156,58 +238,59 @@ class MixedPathSolver final : public CachedPathSolver {
     } else if (r.isUnsat()) {
       a.status = Attempt::Status::Refuted;
     } else {
-      noteUnknown();
+      noteUnknown(a);
     }
     return a;
   }
 
-  void noteUnknown() {
-    unknownSeen_ = true;
+  void noteUnknown(Attempt& a) {
+    a.unknown = true;
     ++stats_.unknown;
   }
 
-  // Incremental: exclude every refuted solution of the complex symbols and solve again. When no
-  // solution is left, every candidate was refuted, so PC is unsat (given no unknown answers and
-  // no failed concrete runs).
-  std::optional<PcAnswer> incremental(const SplitPc& split, const Attempt& first) {
-    std::vector<ExprRef> blocked;
-    const Attempt* last = &first;
-    Attempt next;
-    for (uint64_t k = 0; k < o_.maxTries; ++k) {
-      if (last->pins.empty()) break;  // no solution to exclude (unknown)
-      blocked.push_back(em_.mkNot(em_.mkAnd(last->pins)));
-      next = attempt(split, blocked, {});
-      if (next.status == Attempt::Status::Sat) return sat(next);
-      if (next.status == Attempt::Status::NoSolution) {
-        if (unknownSeen_ || inconclusive_) return std::nullopt;
-        ++stats_.exhausted;
-        PcAnswer r;
-        r.status = smt::SatStatus::Unsat;
-        return r;
-      }
-      last = &next;
+  // Incremental: exclude every solution of the complex symbols it tried (the first one included)
+  // and solve again. When no solution is left, every candidate was refuted, so PC is unsat (given
+  // no unknown answers and no failed concrete runs in these tries).
+  Step incremental(const SplitPc& split, Retry& retry) {
+    if (retry.lastPins.empty()) return Step::Done;  // no solution to exclude (unknown)
+    retry.blocked.push_back(em_.mkNot(em_.mkAnd(retry.lastPins)));
+    Attempt a = attempt(split, retry.blocked, {});
+    retry.clean = retry.clean && !a.unknown && !a.inconclusive;
+    if (a.status == Attempt::Status::Sat) {
+      retry.certificate = a.certificate;
+      return Step::Sat;
     }
-    return std::nullopt;
+    if (a.status == Attempt::Status::NoSolution) return retry.clean ? Step::Unsat : Step::Done;
+    retry.lastPins = a.pins;
+    return Step::Again;
   }
 
-  // Partition: each `partition(...)` condition of each called native or @concrete procedure, with
-  // the call's arguments for its parameters, added to simplePC one at a time.
-  std::optional<PcAnswer> partition(const SplitPc& split) {
+  // The `partition(...)` conditions of every called native or @concrete procedure, with the
+  // call's arguments for its parameters, in the order of the calls and of the conditions.
+  std::vector<ExprRef> partitionConditions(const SplitPc& split) {
+    std::vector<ExprRef> out;
+    if (std::find(o_.heuristics.begin(), o_.heuristics.end(), Heuristic::Partition) ==
+        o_.heuristics.end())
+      return out;
     const ir::Program& p = concrete_.program();
-    uint64_t tries = 0;
     for (ExprRef t : split.complexTerms) {
       if (t->op != Op::Call) continue;
       ir::CalleePartitions parts = p.partitionsOf(t->payload);
-      for (ExprRef cond : parts.conditions) {
-        if (tries >= o_.maxTries) return std::nullopt;
-        ExprRef c = instantiate(cond, parts.params, t->kids);
-        if (!c) continue;
-        ++tries;
-        Attempt a = attempt(split, {c}, {});
-        if (a.status == Attempt::Status::Sat) return sat(a);
-      }
+      for (ExprRef cond : parts.conditions)
+        if (ExprRef c = instantiate(cond, parts.params, t->kids)) out.push_back(c);
     }
-    return std::nullopt;
+    return out;
+  }
+
+  // Partition: the next condition added to simplePC.
+  Step partition(const SplitPc& split, Retry& retry) {
+    if (retry.nextCondition >= retry.conditions.size()) return Step::Done;
+    Attempt a = attempt(split, {retry.conditions[retry.nextCondition++]}, {});
+    if (a.status == Attempt::Status::Sat) {
+      retry.certificate = a.certificate;
+      return Step::Sat;
+    }
+    return retry.nextCondition < retry.conditions.size() ? Step::Again : Step::Done;
   }
 
   // `cond` over the callee's parameter variables, with `args` for them; null when it mentions
@@ -237,30 +320,129 @@ class MixedPathSolver final : public CachedPathSolver {
     return c;
   }
 
-  // Random: fresh random values for the complex symbols that simplePC leaves unconstrained.
-  std::optional<PcAnswer> random(const SplitPc& split) {
+  // Random solving (Sect. 3.5): a value for each complex symbol in turn that simplePC and the
+  // values chosen before it allow (randomValue), then a try with those values pinned.
+  Step random(const SplitPc& split, Retry& retry) {
+    if (split.complexSymbols.empty()) return Step::Done;  // nothing to draw
     std::vector<ExprRef> simpleSyms;
     for (ExprRef c : split.simple) collectSymbols(c, simpleSyms);
-    std::vector<ExprRef> free;
-    for (ExprRef s : split.complexSymbols)
-      if (std::find(simpleSyms.begin(), simpleSyms.end(), s) == simpleSyms.end()) free.push_back(s);
-    if (free.empty()) return std::nullopt;
-    for (uint64_t k = 0; k < o_.maxTries; ++k) {
-      SymbolValues fixed;
-      for (ExprRef s : free) fixed[s] = randomInput(rng_, s->type);
-      Attempt a = attempt(split, {}, fixed);
-      if (a.status == Attempt::Status::Sat) return sat(a);
-      if (a.status == Attempt::Status::NoSolution) return std::nullopt;  // simplePC alone
+    std::vector<ExprRef> base = split.simple, pins;
+    for (ExprRef s : split.complexSymbols) {
+      const bool constrained =
+          std::find(simpleSyms.begin(), simpleSyms.end(), s) != simpleSyms.end();
+      std::optional<BigInt> v = randomValue(s, base, constrained, retry);
+      if (!v) continue;  // the try's solution of simplePC chooses it
+      ExprRef pin = em_.mkEq(s, constantFor(em_, s->type, *v));
+      base.push_back(pin);
+      pins.push_back(pin);
     }
-    return std::nullopt;
+    Attempt a = attempt(split, pins, {});
+    if (a.status == Attempt::Status::Sat) {
+      retry.certificate = a.certificate;
+      return Step::Sat;
+    }
+    // No solution with these values (only after an unknown answer): simplePC alone has one.
+    return a.status == Attempt::Status::NoSolution ? Step::Done : Step::Again;
+  }
+
+  // A random value of `s` that `base` (simplePC and the values chosen so far, satisfiable)
+  // allows: a plain random value, kept without a query when simplePC does not mention `s`;
+  // otherwise, when `base` refuses it and `s` is an integer, a value drawn uniformly between the
+  // least and the greatest solutions in [-kRandomRange, kRandomRange] (next to the nearest one
+  // when there are none in it), and if `base` refuses that too, the solution nearest to it above
+  // or below (a coin says which side first). nullopt: leave `s` to the solver (a bool, enum or
+  // f64 value refused, an unknown answer).
+  std::optional<BigInt> randomValue(ExprRef s, const std::vector<ExprRef>& base, bool constrained,
+                                    Retry& retry) {
+    BigInt r = randomInput(rng_, s->type);
+    if (!constrained) return r;
+    std::optional<bool> ok = allows(base, s, r);
+    if (!ok) return std::nullopt;
+    if (*ok) return r;
+    const TypeKind k = s->type->kind;
+    if (k != TypeKind::Int && k != TypeKind::I32 && k != TypeKind::I64) return std::nullopt;
+    const BigInt range(kRandomRange);
+    std::vector<ExprRef> key = base;
+    key.push_back(s);
+    auto known = retry.ranges.find(key);
+    if (known == retry.ranges.end())  // the same for every try while base is simplePC alone
+      known = retry.ranges
+                  .emplace(std::move(key), std::make_pair(nearest(base, s, -range, true),
+                                                          nearest(base, s, range, false)))
+                  .first;
+    std::optional<BigInt> lo = known->second.first, hi = known->second.second;
+    if (lo && hi && *lo > *hi) {  // no solution in the range: one side, by a coin
+      if (rng_() % 2)
+        lo.reset();
+      else
+        hi.reset();
+    }
+    BigInt from, to;
+    if (lo && hi) {
+      from = *lo;
+      to = *hi;
+    } else if (lo) {
+      from = *lo;
+      to = *lo + range + range;
+    } else if (hi) {
+      from = *hi - range - range;
+      to = *hi;
+    } else {
+      return std::nullopt;  // unknown answers
+    }
+    if (unsigned w = s->type->bitWidth()) {  // i32, i64: the window within the type's values
+      const BigInt least(w == 64 ? std::numeric_limits<int64_t>::min() : INT32_MIN);
+      const BigInt greatest(w == 64 ? std::numeric_limits<int64_t>::max() : INT32_MAX);
+      from = std::max(from, least);
+      to = std::min(to, greatest);
+    }
+    r = randomIn(rng_, from, to);
+    if ((lo && r == *lo) || (hi && r == *hi)) return r;  // a solution found above
+    ok = allows(base, s, r);
+    if (!ok) return std::nullopt;
+    if (*ok) return r;
+    const bool up = rng_() % 2 == 0;
+    if (auto v = nearest(base, s, r, up)) return v;
+    return nearest(base, s, r, !up);
+  }
+
+  // Whether `base` allows s == v; nullopt when the solver does not know.
+  std::optional<bool> allows(const std::vector<ExprRef>& base, ExprRef s, const BigInt& v) {
+    std::vector<ExprRef> f = base;
+    f.push_back(em_.mkEq(s, constantFor(em_, s->type, v)));
+    smt::CheckResult c = solver_.check(f);
+    if (c.isUnknown()) {
+      ++stats_.unknown;
+      return std::nullopt;
+    }
+    return c.isSat();
+  }
+
+  // The solution of `base` for integer `s` nearest to `r` at or above it (`up`) or at or below
+  // it: `base` /\ s >= r with s - r minimised (or s <= r, r - s); nullopt when there is none (or
+  // the solver does not know).
+  std::optional<BigInt> nearest(const std::vector<ExprRef>& base, ExprRef s, const BigInt& r,
+                                bool up) {
+    // In unbounded integers: an i32 or i64 difference could wrap around.
+    TypeRef t = em_.types().intType(), b = em_.types().boolType();
+    ExprRef v = s->type->bitWidth() ? em_.mk(Op::Cast, t, {s}) : s;
+    ExprRef c = em_.intConst(r, t);
+    std::vector<ExprRef> f = base;
+    f.push_back(em_.mk(up ? Op::Ge : Op::Le, b, {v, c}));
+    ExprRef distance = up ? em_.mk(Op::Sub, t, {v, c}) : em_.mk(Op::Sub, t, {c, v});
+    std::vector<ExprRef> terms{distance};
+    smt::MinimizedModel mm = solver_.minimize(f, terms);
+    if (!mm.model) {
+      if (mm.result.isUnknown()) ++stats_.unknown;
+      return std::nullopt;
+    }
+    return mm.model->evalInt(s);
   }
 
   const exec::Evaluator& concrete_;
   ExprManager& em_;
   MixedOptions o_;
   std::mt19937_64 rng_;
-  bool unknownSeen_ = false;
-  bool inconclusive_ = false;  // a try's concrete run failed
   uint64_t lastTries_ = 0;
 };
 

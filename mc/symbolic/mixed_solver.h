@@ -9,14 +9,23 @@
 //                    values the concrete results were computed from),
 //        complexPC' = complexPC with each complex term replaced by its concrete result.
 //   3. simplePC /\ extraPC /\ complexPC' sat: PC is sat, and that formula is the certificate whose
-//      models are test inputs that follow the path. Otherwise try again per the heuristic, at most
-//      maxTries more times:
-//        incremental  add the negation of every extraPC so far to simplePC (a new solution);
-//                     when no solution is left, PC is unsat (every candidate was refuted);
+//      models are test inputs that follow the path. Otherwise retry with the listed heuristics, in
+//      at most maxTries rounds; each round gives every listed heuristic that still has something
+//      to try one try, in the order of the list (so one heuristic alone behaves as it did alone):
+//        incremental  add the negation of every extraPC it tried so far (the first solution's
+//                     included) to simplePC (a new solution); when no solution is left, PC is
+//                     unsat (every candidate was refuted by its own tries);
 //        partition    add one `partition(...)` condition of a called native or @concrete
-//                     procedure (its parameters replaced by the call's arguments) at a time;
-//        random       random values (seeded) for the symbols of complex terms that simplePC does
-//                     not constrain; the others keep their simplePC solution.
+//                     procedure (its parameters replaced by the call's arguments) per try;
+//        random       Sect. 3.5, random solving: for each symbol inside a complex term a random
+//                     value (seeded), kept when simplePC allows it (checked only when simplePC
+//                     mentions the symbol); otherwise a second value drawn in the range of
+//                     simplePC's solutions near the random range, and when simplePC refuses that
+//                     too, simplePC's solution nearest to it (above or below, by a coin). Symbols
+//                     that simplePC does not mention thus get plain random values, as before.
+//      The first try to answer sat ends the query; so does incremental's unsat. A heuristic with
+//      nothing left to try (partition out of conditions, incremental out of solutions after an
+//      unknown or a failed concrete run) drops out of the later rounds.
 //   4. All tries failed: the query is undecided (reported, never taken as unsat).
 #pragma once
 
@@ -24,6 +33,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -35,10 +45,16 @@ namespace tandem::symbolic {
 enum class Heuristic : uint8_t { Incremental, Partition, Random };
 const char* heuristicName(Heuristic h);
 std::optional<Heuristic> parseHeuristic(std::string_view name);
+// "incremental,partition": the names joined by commas, in order (the report's `heuristic`).
+std::string heuristicListName(std::span<const Heuristic> list);
+// A list of heuristics as --heuristic takes it: comma-separated names, in the order to try them.
+// nullopt, with `error` set, for an empty list, an empty or unknown name or a repeated one.
+std::optional<std::vector<Heuristic>> parseHeuristicList(std::string_view text,
+                                                         std::string* error = nullptr);
 
 struct MixedOptions {
-  Heuristic heuristic = Heuristic::Incremental;
-  uint64_t maxTries = 10;  // tries of the heuristic after the first solution
+  std::vector<Heuristic> heuristics{Heuristic::Incremental};  // tried in this order each round
+  uint64_t maxTries = 10;  // rounds of the heuristics after the first solution
   uint64_t seed = 0;       // random heuristic
 };
 

@@ -1,5 +1,9 @@
 #include "mc/symbolic/path_solver.h"
 
+#include <iterator>
+#include <limits>
+
+#include "mc/expr/float64.h"
 #include "mc/smt/minimize_formulas.h"
 #include "mc/symbolic/cached_solver.h"
 
@@ -27,14 +31,50 @@ smt::MinimizedModel minimizeOver(smt::Solver& solver, ExprManager& em,
   return smt::minimizeFormulas(solver, em, formulas, terms, known);
 }
 
+BigInt randomIn(std::mt19937_64& rng, const BigInt& lo, const BigInt& hi) {
+  const uint64_t span = static_cast<uint64_t>((hi - lo).toInt64().value_or(0)) + 1;
+  return lo + BigInt(rng() % span);
+}
+
+namespace {
+
+double randomDouble(std::mt19937_64& rng) {
+  constexpr double kRange = static_cast<double>(kRandomRange);
+  switch (rng() % 4) {
+    case 0:
+      return static_cast<double>(
+          randomIn(rng, BigInt(-kRandomRange), BigInt(kRandomRange)).small());
+    case 1: {
+      static constexpr double kSpecial[] = {0.0,
+                                            -0.0,
+                                            1.0,
+                                            -1.0,
+                                            0.5,
+                                            std::numeric_limits<double>::denorm_min(),
+                                            -std::numeric_limits<double>::denorm_min(),
+                                            std::numeric_limits<double>::min(),
+                                            std::numeric_limits<double>::max(),
+                                            -std::numeric_limits<double>::max(),
+                                            std::numeric_limits<double>::epsilon()};
+      return kSpecial[rng() % std::size(kSpecial)];
+    }
+    default: {
+      const double unit = static_cast<double>(rng() >> 11) * 0x1p-53;  // [0, 1)
+      return -kRange + 2 * kRange * unit;
+    }
+  }
+}
+
+}  // namespace
+
 BigInt randomInput(std::mt19937_64& rng, TypeRef type) {
   if (type->kind == TypeKind::Bool) return BigInt(static_cast<int64_t>(rng() % 2));
   if (type->kind == TypeKind::Enum) {
     const uint64_t n = type->members.empty() ? 1 : type->members.size();
     return BigInt(static_cast<int64_t>(rng() % n));
   }
-  const uint64_t span = 2 * static_cast<uint64_t>(kRandomRange) + 1;
-  return BigInt(static_cast<int64_t>(rng() % span) - kRandomRange);
+  if (type->kind == TypeKind::F64) return BigInt(f64::toBits(randomDouble(rng)));
+  return randomIn(rng, BigInt(-kRandomRange), BigInt(kRandomRange));
 }
 
 namespace {

@@ -118,11 +118,18 @@ smt::MinimizedModel minimizeOver(smt::Solver& solver, ExprManager& em,
                                  std::span<const ExprRef> formulas, std::span<const ExprRef> terms,
                                  const smt::Model* known = nullptr);
 
-// Random inputs (the random heuristic of mixed solving, DART's first inputs): integers uniform in
-// [-kRandomRange, kRandomRange], bools and enum members uniform. The generator's sequence is fixed
-// by the standard, so a seed gives the same values everywhere.
+// Random inputs (the random heuristic of mixed solving, DART's first inputs), the one place
+// where values are drawn: integers uniform in [-kRandomRange, kRandomRange], bools and enum
+// members uniform; f64 (as its bit pattern, as FloatConst holds it) a finite double, a quarter
+// of the time a small integer of that range, half the time uniform in it, and a quarter of the
+// time a special value (+-0, +-1, 0.5, the least subnormal and normal, the largest finite value,
+// epsilon). The generator's sequence is fixed by the standard, so a seed gives the same values
+// everywhere.
 inline constexpr int64_t kRandomRange = 1000;
 BigInt randomInput(std::mt19937_64& rng, TypeRef type);
+// An integer uniform in [lo, hi] (lo <= hi, hi - lo < 2^63); randomInput of an integer type is
+// randomIn(rng, -kRandomRange, kRandomRange).
+BigInt randomIn(std::mt19937_64& rng, const BigInt& lo, const BigInt& hi);
 
 // classic: every query goes to `solver` as it is.
 std::unique_ptr<PathSolver> makeClassicPathSolver(smt::Solver& solver, ExprManager& em);

@@ -3,11 +3,14 @@
 // concretization and DART re-execution. Everything that solves runs under every back end.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <random>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "mc/cli/cli.h"
+#include "mc/expr/float64.h"
 #include "mc/ir/frontend.h"
 #include "mc/ir/ir_printer.h"
 #include "mc/smt/solver_factory.h"
@@ -314,7 +317,7 @@ TEST_CASE("mixed: incremental heuristic negates extraPC and retries") {
     CAPTURE(smt::backendName(b));
     auto s = f.solver(b);
     MixedOptions o;
-    o.heuristic = Heuristic::Incremental;
+    o.heuristics = {Heuristic::Incremental};
     o.maxTries = 0;
     SolvingStats st;
     PcAnswer a = mixedCheck(f, *s, pc, o, &st);
@@ -356,7 +359,7 @@ TEST_CASE("mixed: partition heuristic adds the partition conditions one at a tim
       CAPTURE(smt::backendName(b));
       auto s = f.solver(b);
       MixedOptions o;
-      o.heuristic = Heuristic::Partition;
+      o.heuristics = {Heuristic::Partition};
       SolvingStats st;
       PcAnswer a = mixedCheck(f, *s, pc, o, &st);
       if (callee == "plain") {  // no partitions: nothing to try after x = 1
@@ -378,12 +381,12 @@ proc test(x: int) { if (isqrt(x) == 100) { A: skip; } else { B: skip; } }
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     cli::Options o = testgen("test", "mixed", b);
-    o.heuristic = Heuristic::Partition;
+    o.heuristic = "partition";
     Run r = command(*p, o);
     CHECK(has(r.report["covered_labels"], "A"));
     CHECK(has(r.report["covered_labels"], "B"));
     CHECK(r.report["stats"]["divergences"] == 0);
-    o.heuristic = Heuristic::Incremental;
+    o.heuristic = "incremental";
     r = command(*p, o);
     CHECK(has(r.report["uncovered_labels"], "A"));
     CHECK(r.report["stats"]["undecided"] == 1);
@@ -397,7 +400,7 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
     CAPTURE(smt::backendName(b));
     auto s = f.solver(b);
     MixedOptions o;
-    o.heuristic = Heuristic::Random;
+    o.heuristics = {Heuristic::Random};
     o.maxTries = 20;
     o.seed = 1;
     SolvingStats st;
@@ -409,16 +412,17 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
     auto z3 = f.solver(smt::Backend::Z3);
     PcAnswer again = mixedCheck(f, *z3, {cubePos}, o);
     CHECK(*again.certificate == *a.certificate);
-    // x constrained by simplePC (x < 1): random has nothing to choose, the query is undecided.
+    // x constrained by simplePC (x < 1): random solving draws values below 1, every one
+    // refuted (x < 1 makes the cube non-positive), so the query is undecided after every try.
     a = mixedCheck(f, *s, {cubePos, f.bin(Op::Lt, f.x, f.num(1))}, o, &st);
     CHECK(a.undecided);
-    CHECK(st.tries == 1);
+    CHECK(st.tries == 21);
   }
   auto p = loadShared("mixed_cube.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     cli::Options o = testgen("test", "mixed", b);
-    o.heuristic = Heuristic::Random;
+    o.heuristic = "random";
     o.maxTries = 20;
     o.seed = 1;
     Run r = command(*p, o);
@@ -564,5 +568,252 @@ TEST_CASE("mixed: check --entry stays classic unless --solving is given") {
     CHECK(r.report["verdict"] == "unknown");
     CHECK(r.exit == 4);
     CHECK(r.report["stats"]["undecided"] == 1);
+  }
+}
+
+TEST_CASE("mixed: --heuristic takes a list; empty, unknown and repeated names are usage errors") {
+  std::string why;
+  auto l = parseHeuristicList("partition,random,incremental", &why);
+  REQUIRE(l);
+  CHECK(*l ==
+        std::vector<Heuristic>{Heuristic::Partition, Heuristic::Random, Heuristic::Incremental});
+  CHECK(heuristicListName(*l) == "partition,random,incremental");
+  CHECK(parseHeuristicList("random") == std::vector<Heuristic>{Heuristic::Random});
+  for (const char* bad :
+       {"", ",", "random,", ",random", "random,,partition", "Random", "simple", "random,random",
+        "incremental,partition,incremental", "random partition"}) {
+    CAPTURE(bad);
+    why.clear();
+    CHECK_FALSE(parseHeuristicList(bad, &why));
+    CHECK_FALSE(why.empty());
+  }
+  parseHeuristicList("random,partition,random", &why);
+  CHECK(why == "heuristic 'random' is listed twice");
+  parseHeuristicList("incremental,greedy", &why);
+  CHECK(why == "unknown heuristic 'greedy' (heuristics: incremental, partition, random)");
+  // Through the command line: exit 2 naming the option; the report shows the list.
+  auto p = loadShared("mixed_partition.tdm");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    cli::Options o = testgen("test", "mixed", b);
+    o.given.push_back("heuristic");
+    o.heuristic = "partition,partition";
+    Run r = command(*p, o);
+    CHECK(r.exit == 2);
+    CHECK(r.err.find("--heuristic: heuristic 'partition' is listed twice") != std::string::npos);
+    o.heuristic = "incremental,fast";
+    r = command(*p, o);
+    CHECK(r.exit == 2);
+    CHECK(r.err.find("unknown heuristic 'fast'") != std::string::npos);
+    o.heuristic = "random,partition";
+    r = command(*p, o);
+    CHECK(r.exit == 0);
+    CHECK(r.report["heuristic"] == "random,partition");
+    CHECK(r.report["uncovered_labels"].empty());
+    // --stats in text names the list too.
+    o.stats = true;
+    o.quiet = true;
+    o.file = "t.tdm";
+    std::ostringstream out, err;
+    CHECK(cli::execute(o, *p, out, err) == 0);
+    CHECK(out.str().find("\nheuristic: random,partition\n") != std::string::npos);
+  }
+}
+
+TEST_CASE("mixed: combined heuristics take turns in each round, in the order given") {
+  Fixture f(kHash);
+  // x > 0 && y == hash(x) && y > 35: x = 1 first; incremental alone then tries x = 2, 3, 4.
+  std::vector<ExprRef> pc{f.bin(Op::Gt, f.x, f.num(0)), f.bin(Op::Eq, f.y, f.call("hash", {f.x})),
+                          f.bin(Op::Gt, f.y, f.num(35))};
+  auto x4 = [&](const PcAnswer& a) {
+    return std::find(a.certificate->begin(), a.certificate->end(), f.em->mkEq(f.x, f.num(4))) !=
+           a.certificate->end();
+  };
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    MixedOptions o;
+    SolvingStats st;
+    o.heuristics = {Heuristic::Incremental};
+    PcAnswer a = mixedCheck(f, *s, pc, o, &st);
+    checkWitness(f, *s, pc, a);
+    CHECK(st.tries == 4);
+    // One round is enough for the pair: incremental tries x = 2, then partition adds x > 3.
+    o.heuristics = {Heuristic::Incremental, Heuristic::Partition};
+    o.maxTries = 1;
+    a = mixedCheck(f, *s, pc, o, &st);
+    checkWitness(f, *s, pc, a);
+    CHECK(st.tries == 3);
+    CHECK(x4(a));
+    // The other order: partition's try comes first and succeeds; incremental never runs.
+    o.heuristics = {Heuristic::Partition, Heuristic::Incremental};
+    a = mixedCheck(f, *s, pc, o, &st);
+    CHECK(st.tries == 2);
+    CHECK(x4(a));
+    CHECK(st.heuristicSuccesses == 1);
+    // maxTries counts rounds: incremental alone with one round is undecided.
+    o.heuristics = {Heuristic::Incremental};
+    a = mixedCheck(f, *s, pc, o, &st);
+    CHECK(a.undecided);
+    CHECK(a.reason.find("(incremental)") != std::string::npos);
+    // A heuristic with nothing left drops out: partition's two conditions, then incremental
+    // alone (0 <= x <= 3 && y == hash(x) && y == 15: hash gives 0, 10, 20, 30).
+    std::vector<ExprRef> small{f.bin(Op::Ge, f.x, f.num(0)), f.bin(Op::Le, f.x, f.num(3)),
+                               f.bin(Op::Eq, f.y, f.call("hash", {f.x})),
+                               f.bin(Op::Eq, f.y, f.num(15))};
+    o.maxTries = 10;
+    o.heuristics = {Heuristic::Partition, Heuristic::Random};
+    a = mixedCheck(f, *s, small, o, &st);
+    CHECK(a.undecided);
+    CHECK(a.reason.find("(partition,random)") != std::string::npos);
+    CHECK(st.exhausted == 0);
+    // incremental's unsat needs only its own tries to be conclusive, whatever the others did.
+    o.heuristics = {Heuristic::Partition, Heuristic::Random, Heuristic::Incremental};
+    a = mixedCheck(f, *s, small, o, &st);
+    CHECK(a.isUnsat());
+    CHECK(st.exhausted == 1);
+  }
+}
+
+TEST_CASE("mixed: random solving draws solutions of simplePC (ISSTA'11 Sect. 3.5)") {
+  Fixture f(kHash);
+  // 0 < x < 100 && isqrt(x) == 7 needs 49 <= x <= 63. simplePC mentions x, so the old random
+  // heuristic had nothing to draw; incremental tries x = 1, 2, ... and runs out of tries.
+  std::vector<ExprRef> pc{f.bin(Op::Gt, f.x, f.num(0)), f.bin(Op::Lt, f.x, f.num(100)),
+                          f.bin(Op::Eq, f.call("isqrt", {f.x}), f.num(7))};
+  auto xOf = [&](const PcAnswer& a) -> int64_t {
+    for (ExprRef c : *a.certificate)
+      if (c->op == Op::Eq && c->kid(0) == f.x && c->kid(1)->op == Op::IntConst)
+        return c->kid(1)->value.small();
+    return -1;
+  };
+  std::vector<int64_t> z3Values;
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    MixedOptions o;
+    o.maxTries = 30;
+    o.seed = 1;
+    SolvingStats st;
+    o.heuristics = {Heuristic::Incremental};
+    CHECK(mixedCheck(f, *s, pc, o, &st).undecided);
+    o.heuristics = {Heuristic::Random};
+    PcAnswer a = mixedCheck(f, *s, pc, o, &st);
+    checkWitness(f, *s, pc, a);
+    CHECK(xOf(a) >= 49);
+    CHECK(xOf(a) <= 63);
+    // Deterministic for a seed, under every back end; other seeds find other solutions.
+    PcAnswer again = mixedCheck(f, *s, pc, o);
+    CHECK(*again.certificate == *a.certificate);
+    std::vector<int64_t> values;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      o.seed = seed;
+      PcAnswer r = mixedCheck(f, *s, pc, o);
+      REQUIRE(r.isSat());
+      values.push_back(xOf(r));
+    }
+    if (z3Values.empty())
+      z3Values = values;
+    else
+      CHECK(values == z3Values);
+    std::sort(values.begin(), values.end());
+    CHECK(std::unique(values.begin(), values.end()) - values.begin() > 1);
+    // Every random value satisfies simplePC: far outside the random range too (a solution near
+    // the nearest one), and a symbol pinned by simplePC keeps its only value.
+    std::vector<ExprRef> far{f.bin(Op::Gt, f.x, f.num(5000)),
+                             f.bin(Op::Eq, f.call("isqrt", {f.x}), f.num(75))};  // 5625..5775
+    o.seed = 1;
+    a = mixedCheck(f, *s, far, o, &st);
+    checkWitness(f, *s, far, a);
+    std::vector<ExprRef> pinned{f.bin(Op::Eq, f.x, f.num(50)),
+                                f.bin(Op::Eq, f.call("isqrt", {f.x}), f.num(7))};
+    a = mixedCheck(f, *s, pinned, o, &st);
+    checkWitness(f, *s, pinned, a);
+    CHECK(st.tries == 1);
+  }
+  // An i32 whose solutions are all near its greatest value. The window of the second draw is
+  // [2147483001, 2147483647] (the nearest solution measured in unbounded integers: a wrapping
+  // i32 difference made 2147483647 look nearest to -1000) cut at the i32 maximum, and with
+  // seed 3 no draw hits the one solution of z*z == 1 there: every try is a valid i32 refuted.
+  {
+    TypeRef i32 = f.em->types().i32Type();
+    ExprRef z = f.em->freshSymbol("z", i32);
+    ExprRef big = f.em->intConst(BigInt(2147483000), i32);
+    ExprRef square = f.em->mk(Op::Mul, i32, {z, z});
+    // z*z (wrapping) is 1 for z = 2147483647 only (-1 squared) in this range.
+    std::vector<ExprRef> top{f.em->mk(Op::Gt, f.boolT(), {z, big}),
+                             f.em->mk(Op::Eq, f.boolT(), {square, f.em->intConst(BigInt(1), i32)})};
+    for (auto b : smt::allBackends()) {
+      CAPTURE(smt::backendName(b));
+      auto s = f.solver(b);
+      MixedOptions o;
+      o.heuristics = {Heuristic::Random};
+      o.seed = 3;
+      SolvingStats st;
+      PcAnswer a = mixedCheck(f, *s, top, o, &st);
+      CHECK(st.tries == 11);
+      CHECK(st.unknown == 0);
+      if (a.isSat())
+        CHECK(std::find(a.certificate->begin(), a.certificate->end(),
+                        f.em->mkEq(z, f.em->intConst(BigInt(2147483647), i32))) !=
+              a.certificate->end());
+    }
+  }
+  // f64 values are drawn in the same place: finite doubles, the same ones for a seed.
+  std::mt19937_64 g1(7), g2(7);
+  bool fractional = false, integral = false;
+  for (int i = 0; i < 200; ++i) {
+    BigInt bits = randomInput(g1, f.em->types().f64Type());
+    CHECK(bits == randomInput(g2, f.em->types().f64Type()));
+    double d = f64::fromBits(static_cast<uint64_t>(bits.wrapTo(64)));
+    CHECK(std::isfinite(d));
+    if (d != std::floor(d)) fractional = true;
+    if (d == std::floor(d) && d != 0) integral = true;
+    ExprRef c = constantFor(*f.em, f.em->types().f64Type(), bits);
+    CHECK(c->op == Op::FloatConst);
+  }
+  CHECK(fractional);
+  CHECK(integral);
+}
+
+TEST_CASE("mixed: --paper-defaults makes random solving the heuristic") {
+  auto p = loadText(R"(
+proc test(x: int) {
+  if (0 < x && x < 100) {
+    if (isqrt(x) == 7) { A: skip; } else { B: skip; }
+  }
+}
+)");
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    cli::Options o = testgen("test", "mixed", b);
+    o.maxTries = 30;
+    o.seed = 1;
+    Run r = command(*p, o);
+    CHECK(r.report["heuristic"] == "incremental");
+    CHECK(has(r.report["uncovered_labels"], "A"));
+    o.paperDefaults = true;
+    r = command(*p, o);
+    CHECK(r.report["heuristic"] == "random");
+    CHECK(has(r.report["covered_labels"], "A"));
+    CHECK(has(r.report["covered_labels"], "B"));
+    CHECK(r.report["stats"]["divergences"] == 0);
+    // --heuristic given wins.
+    o.given.push_back("heuristic");
+    o.heuristic = "incremental,partition";
+    r = command(*p, o);
+    CHECK(r.report["heuristic"] == "incremental,partition");
+    // Only where mixed solving applies.
+    cli::Options c = testgen("test", "mixed", b);
+    c.command = cli::Command::Check;
+    c.solving.reset();
+    c.paperDefaults = true;
+    r = command(*p, c);
+    CHECK(r.exit == 2);
+    CHECK(r.err.find("--paper-defaults applies to --solving mixed") != std::string::npos);
+    c.solving = Solving::Mixed;
+    r = command(*p, c);
+    CHECK(r.exit != 2);
+    CHECK(r.report["heuristic"] == "random");
   }
 }

@@ -83,7 +83,7 @@ std::vector<std::string> context(cli::Command c, const std::string& option, cons
       if (option == "class") return {"check", stack};
       if (option == "max-calls") return {"check", stack, "--class", "BoundedStack"};
       if (option == "entry") return {"check", foo};
-      if (option == "heuristic" || option == "max-tries")
+      if (option == "heuristic" || option == "max-tries" || option == "paper-defaults")
         return {"check", foo, "--entry", "foo", "--solving", "mixed"};
       if (option == "dot-max-states")
         return {"check", shared("peterson2.tdm"), "--dot", tmp.path("g.dot")};
