@@ -1,12 +1,14 @@
 #include "mc/symbolic/mixed_solver.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <random>
 #include <string>
 
+#include "mc/expr/float64.h"
 #include "mc/symbolic/cached_solver.h"
 #include "mc/symbolic/complex_terms.h"
 
@@ -119,6 +121,8 @@ class MixedPathSolver final : public CachedPathSolver {
     size_t nextCondition = 0;
     // random: the least and greatest solutions of s in the random range, by (base, s)
     std::map<std::vector<ExprRef>, std::pair<std::optional<BigInt>, std::optional<BigInt>>> ranges;
+    std::map<std::vector<ExprRef>, std::pair<std::optional<double>, std::optional<double>>>
+        floatRanges;
     // all
     std::vector<bool> done;
     Certificate certificate;
@@ -350,8 +354,8 @@ class MixedPathSolver final : public CachedPathSolver {
   // otherwise, when `base` refuses it and `s` is an integer, a value drawn uniformly between the
   // least and the greatest solutions in [-kRandomRange, kRandomRange] (next to the nearest one
   // when there are none in it), and if `base` refuses that too, the solution nearest to it above
-  // or below (a coin says which side first). nullopt: leave `s` to the solver (a bool, enum or
-  // f64 value refused, an unknown answer).
+  // or below (a coin says which side first); an f64 likewise (randomFloat). nullopt: leave `s`
+  // to the solver (a bool or enum value refused, an unknown answer).
   std::optional<BigInt> randomValue(ExprRef s, const std::vector<ExprRef>& base, bool constrained,
                                     Retry& retry) {
     BigInt r = randomInput(rng_, s->type);
@@ -360,6 +364,7 @@ class MixedPathSolver final : public CachedPathSolver {
     if (!ok) return std::nullopt;
     if (*ok) return r;
     const TypeKind k = s->type->kind;
+    if (k == TypeKind::F64) return randomFloat(s, base, retry);
     if (k != TypeKind::Int && k != TypeKind::I32 && k != TypeKind::I64) return std::nullopt;
     const BigInt range(kRandomRange);
     std::vector<ExprRef> key = base;
@@ -404,6 +409,100 @@ class MixedPathSolver final : public CachedPathSolver {
     const bool up = rng_() % 2 == 0;
     if (auto v = nearest(base, s, r, up)) return v;
     return nearest(base, s, r, !up);
+  }
+
+  // randomValue for an f64 that `base` refuses: the same, with the least and greatest solutions
+  // found by nearestFloat and a value drawn uniformly between them (as reals, then rounded).
+  std::optional<BigInt> randomFloat(ExprRef s, const std::vector<ExprRef>& base, Retry& retry) {
+    const double range = static_cast<double>(kRandomRange);
+    std::vector<ExprRef> key = base;
+    key.push_back(s);
+    auto known = retry.floatRanges.find(key);
+    if (known == retry.floatRanges.end())
+      known = retry.floatRanges
+                  .emplace(std::move(key), std::make_pair(nearestFloat(base, s, -range, true),
+                                                          nearestFloat(base, s, range, false)))
+                  .first;
+    std::optional<double> lo = known->second.first, hi = known->second.second;
+    if (lo && hi && *lo > *hi) {  // no solution in the range: one side, by a coin
+      if (rng_() % 2)
+        lo.reset();
+      else
+        hi.reset();
+    }
+    double from = 0, to = 0;
+    if (lo && hi) {
+      from = *lo;
+      to = *hi;
+    } else if (lo) {
+      from = *lo;
+      to = *lo + 2 * range;
+    } else if (hi) {
+      from = *hi - 2 * range;
+      to = *hi;
+    } else {
+      return std::nullopt;  // unknown answers
+    }
+    const double unit = static_cast<double>(rng_() >> 11) * 0x1p-53;  // [0, 1)
+    const double r = std::isfinite(to - from) ? from + (to - from) * unit : from;
+    auto bits = [](double d) { return BigInt(static_cast<int64_t>(f64::toBits(d))); };
+    std::optional<bool> ok = allows(base, s, bits(r));
+    if (!ok) return std::nullopt;
+    if (*ok) return bits(r);
+    const bool up = rng_() % 2 == 0;
+    if (auto v = nearestFloat(base, s, r, up)) return bits(*v);
+    if (auto v = nearestFloat(base, s, r, !up)) return bits(*v);
+    return std::nullopt;
+  }
+
+  // The least solution of `base` for the f64 `s` at or above r (up), or the greatest at or below:
+  // a binary search over the doubles' order (ordinals: bit patterns, negated for negative values;
+  // at most 64 checks of comparisons, which bit-blast cheaply). NaN is never a solution here.
+  std::optional<double> nearestFloat(const std::vector<ExprRef>& base, ExprRef s, double r,
+                                     bool up) {
+    constexpr uint64_t kSign = uint64_t{1} << 63;
+    auto ordinal = [&](double d) {
+      const uint64_t b = f64::toBits(d);
+      return b & kSign ? -static_cast<int64_t>(b & ~kSign) : static_cast<int64_t>(b);
+    };
+    auto value = [&](int64_t k) {
+      return k < 0 ? f64::fromBits(static_cast<uint64_t>(-k) | kSign)
+                   : f64::fromBits(static_cast<uint64_t>(k));
+    };
+    TypeRef b = em_.types().boolType();
+    auto bound = [&](Op op, double d) { return em_.mk(op, b, {s, em_.floatConst(d)}); };
+    std::vector<ExprRef> side = base;
+    side.push_back(bound(up ? Op::Ge : Op::Le, r));
+    // Invariant: a solution lies between r and ordinal `far`; none strictly before `near`.
+    const int64_t inf = ordinal(std::numeric_limits<double>::infinity());
+    int64_t near = ordinal(r), far = up ? inf : -inf;
+    auto check = [&](int64_t k) -> std::optional<bool> {
+      std::vector<ExprRef> f = side;
+      f.push_back(bound(up ? Op::Le : Op::Ge, value(k)));
+      smt::CheckResult c = solver_.check(f);
+      if (c.isUnknown()) {
+        ++stats_.unknown;
+        return std::nullopt;
+      }
+      return c.isSat();
+    };
+    auto sat = check(far);
+    if (!sat || !*sat) return std::nullopt;
+    while (near != far) {
+      // Halfway, in unsigned arithmetic: the ordinals span more than int64_t's range.
+      const uint64_t half = (up ? static_cast<uint64_t>(far) - static_cast<uint64_t>(near)
+                                : static_cast<uint64_t>(near) - static_cast<uint64_t>(far)) /
+                            2;
+      const int64_t mid = static_cast<int64_t>(up ? static_cast<uint64_t>(near) + half
+                                                  : static_cast<uint64_t>(near) - half);
+      auto m = check(mid);
+      if (!m) return std::nullopt;
+      if (*m)
+        far = mid;
+      else
+        near = up ? mid + 1 : mid - 1;
+    }
+    return value(far);
   }
 
   // Whether `base` allows s == v; nullopt when the solver does not know.
