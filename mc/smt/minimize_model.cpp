@@ -54,50 +54,34 @@ void Minimizer::pin(ExprRef t) {
   s_.add(equals(t, positive ? hi : -hi));
 }
 
-// f64: a number before NaN, the least magnitude, + before -. Non-negative doubles are ordered as
-// their bit patterns, so the search is a binary search over the magnitude's bits (at most 63
-// checks), with IEEE comparisons (which no NaN satisfies).
+// f64: a number before NaN, zero when it can be (+0.0 before -0.0), else the back end's value.
+// The least magnitude would be a binary search over 2^63 bit patterns: up to 63 queries, each
+// bit-blasting the path condition's floating-point arithmetic, which took TSAFE-like models past
+// minutes. So two back ends may choose different nonzero values.
 void Minimizer::pinFloat(ExprRef t) {
   auto bitsOf = [&](ExprRef x) { return static_cast<uint64_t>(value(x).wrapTo(64)); };
-  auto magnitude = [](uint64_t bits) { return bits & ~(uint64_t{1} << 63); };
-  auto literal = [&](uint64_t bits) { return em_.floatConst(f64::fromBits(bits)); };
   if (std::isnan(f64::fromBits(bitsOf(t))) && !trySat(cmp(Op::Eq, t, t))) {
     s_.add(cmp(Op::Ne, t, t));  // only NaN satisfies the assertions
     return;
   }
-  auto within = [&](uint64_t m) {  // -m <= t <= m
-    return em_.mkAnd(cmp(Op::Le, literal(m | (uint64_t{1} << 63)), t), cmp(Op::Le, t, literal(m)));
-  };
-  // Invariant: the model has magnitude hi; no model has a magnitude below lo.
-  uint64_t lo = 0, hi = magnitude(bitsOf(t));
-  while (lo < hi) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    if (trySat(within(mid))) {
-      const uint64_t found = magnitude(bitsOf(t));
-      if (found > mid || std::isnan(f64::fromBits(bitsOf(t))))
-        throw SmtError("minimizeModel: a model violates the bound |t| <= " +
-                       f64::format(f64::fromBits(mid)));
-      hi = found;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  // +0.0 and 0.0 are IEEE-equal: 1 / t tells them apart (+inf, -inf).
   const ExprRef one = em_.floatConst(1.0), zero = em_.floatConst(0.0);
-  auto positive = [&](ExprRef x) {
-    return hi == 0 ? em_.mkAnd(cmp(Op::Eq, x, zero),
-                               cmp(Op::Gt, em_.mk(Op::Div, x->type, {one, x}), zero))
-                   : cmp(Op::Eq, x, literal(hi));
+  // +0.0 and -0.0 are IEEE-equal: 1 / t tells them apart (+inf, -inf).
+  auto signedZero = [&](bool negative) {
+    return em_.mkAnd(cmp(Op::Eq, t, zero),
+                     cmp(negative ? Op::Lt : Op::Gt, em_.mk(Op::Div, t->type, {one, t}), zero));
   };
-  const bool isPositive = (bitsOf(t) >> 63) == 0 || trySat(positive(t));
-  if (isPositive) {
-    s_.add(positive(t));
+  const double v = f64::fromBits(bitsOf(t));
+  if (v == 0.0 && !std::signbit(v)) {
+    s_.add(signedZero(false));
     return;
   }
-  const uint64_t negative = hi | (uint64_t{1} << 63);
-  s_.add(hi == 0 ? em_.mkAnd(cmp(Op::Eq, t, zero),
-                             cmp(Op::Lt, em_.mk(Op::Div, t->type, {one, t}), zero))
-                 : cmp(Op::Eq, t, literal(negative)));
+  if (trySat(cmp(Op::Eq, t, zero))) {
+    s_.add(std::signbit(f64::fromBits(bitsOf(t))) && !trySat(signedZero(false))
+               ? signedZero(true)
+               : signedZero(false));
+    return;
+  }
+  s_.add(cmp(Op::Eq, t, em_.floatConst(f64::fromBits(bitsOf(t)))));
 }
 
 BigInt Minimizer::boundedValue(ExprRef t, const BigInt& bound) const {

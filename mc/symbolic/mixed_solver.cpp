@@ -412,7 +412,8 @@ class MixedPathSolver final : public CachedPathSolver {
   }
 
   // randomValue for an f64 that `base` refuses: the same, with the least and greatest solutions
-  // found by nearestFloat and a value drawn uniformly between them (as reals, then rounded).
+  // found by nearestFloat and a value drawn uniformly between them (as reals, then rounded); no
+  // nearest solution when that draw is refused too: simplePC's solution then chooses.
   std::optional<BigInt> randomFloat(ExprRef s, const std::vector<ExprRef>& base, Retry& retry) {
     const double range = static_cast<double>(kRandomRange);
     std::vector<ExprRef> key = base;
@@ -449,15 +450,14 @@ class MixedPathSolver final : public CachedPathSolver {
     std::optional<bool> ok = allows(base, s, bits(r));
     if (!ok) return std::nullopt;
     if (*ok) return bits(r);
-    const bool up = rng_() % 2 == 0;
-    if (auto v = nearestFloat(base, s, r, up)) return bits(*v);
-    if (auto v = nearestFloat(base, s, r, !up)) return bits(*v);
-    return std::nullopt;
+    return std::nullopt;  // refused as well: the try's solution of simplePC chooses it
   }
 
-  // The least solution of `base` for the f64 `s` at or above r (up), or the greatest at or below:
-  // a binary search over the doubles' order (ordinals: bit patterns, negated for negative values;
-  // at most 64 checks of comparisons, which bit-blast cheaply). NaN is never a solution here.
+  // About the least solution of `base` for the f64 `s` at or above r (up), or the greatest at or
+  // below: a binary search over the doubles' order (ordinals: bit patterns, negated for negative
+  // values) that stops within 2^44 ordinals (about 1/256 of a binade) of it, as a bound to draw
+  // between, in at most about 20 checks (each bit-blasts simplePC's arithmetic). NaN is never a
+  // solution here.
   std::optional<double> nearestFloat(const std::vector<ExprRef>& base, ExprRef s, double r,
                                      bool up) {
     constexpr uint64_t kSign = uint64_t{1} << 63;
@@ -488,7 +488,9 @@ class MixedPathSolver final : public CachedPathSolver {
     };
     auto sat = check(far);
     if (!sat || !*sat) return std::nullopt;
-    while (near != far) {
+    constexpr uint64_t kResolution = uint64_t{1} << 44;
+    while ((up ? static_cast<uint64_t>(far) - static_cast<uint64_t>(near)
+               : static_cast<uint64_t>(near) - static_cast<uint64_t>(far)) > kResolution) {
       // Halfway, in unsigned arithmetic: the ordinals span more than int64_t's range.
       const uint64_t half = (up ? static_cast<uint64_t>(far) - static_cast<uint64_t>(near)
                                 : static_cast<uint64_t>(near) - static_cast<uint64_t>(far)) /
