@@ -132,7 +132,7 @@ std::vector<OptionSpec> buildTable() {
     // Symbolic execution and test generation.
     {"solving", 0, V::Choice, "MODE", "testgen: mixed, check: classic", "how path conditions are decided (docs/symbolic.md)", kCheck | kTestgen,
      names({Solving::Classic, Solving::Mixed, Solving::Exe, Solving::Dart}, &symbolic::solvingName), parsed(&Options::solving, symbolic::parseSolving)},
-    {"heuristic", 0, V::Text, "NAME,...", "incremental,random", "--solving mixed: the ISSTA'11 heuristics, any of incremental, partition, random, comma-separated: each round of tries gives each one try, in this order (--paper-defaults: random)", kCheck | kTestgen, {}, to(&Options::heuristic)},
+    {"heuristic", 0, V::Text, "NAME,...", "incremental", "--solving mixed: the ISSTA'11 heuristics, any of incremental, partition, random, comma-separated: each round of tries gives each one try, in this order (--paper-defaults: random)", kCheck | kTestgen, {}, to(&Options::heuristic)},
     {"max-tries", 0, V::Count, "N", "10", "--solving mixed: rounds of tries of the heuristics; dart: restarts", kCheck | kTestgen, {}, to(&Options::maxTries)},
     {"paper-defaults", 0, V::Flag, "", "", "--solving mixed: the paper's settings, random solving (ISSTA'11 Sect. 3.5) as the heuristic unless --heuristic is given", kCheck | kTestgen, {}, to(&Options::paperDefaults)},
     {"compositional", 0, V::Flag, "", "", "testgen: demand-driven compositional dynamic symbolic execution (Anand, Godefroid, Tillmann, TACAS'08; docs/compositional.md)", kTestgen, {}, to(&Options::compositional)},

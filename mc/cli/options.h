@@ -85,9 +85,8 @@ struct Options {
 
   // Symbolic execution.
   std::optional<symbolic::Solving> solving;  // testgen: mixed unless given; check: classic
-  std::string heuristic =
-      "incremental,random";    // --heuristic: a comma-separated list (requests.cpp)
-  bool paperDefaults = false;  // --paper-defaults
+  std::string heuristic = "incremental";     // --heuristic: a comma-separated list (requests.cpp)
+  bool paperDefaults = false;                // --paper-defaults
   uint64_t maxTries = 10;
   std::string testsOut;
   std::vector<std::string> natives;

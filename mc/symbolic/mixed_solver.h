@@ -53,7 +53,7 @@ std::optional<std::vector<Heuristic>> parseHeuristicList(std::string_view text,
                                                          std::string* error = nullptr);
 
 struct MixedOptions {
-  std::vector<Heuristic> heuristics{Heuristic::Incremental, Heuristic::Random};  // in this order
+  std::vector<Heuristic> heuristics{Heuristic::Incremental};  // tried in this order each round
   uint64_t maxTries = 10;  // rounds of the heuristics after the first solution
   uint64_t seed = 0;       // random heuristic
 };
