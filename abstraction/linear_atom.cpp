@@ -9,11 +9,6 @@ namespace {
 
 bool isUnboundedInt(ExprRef e) { return e->type && e->type->kind == TypeKind::Int; }
 
-bool isComparison(Op op) {
-  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt ||
-         op == Op::Ge;
-}
-
 // A sum of terms with coefficients, plus a constant; terms in the order first met, so that a
 // rebuilt sum reads as written.
 struct Linear {

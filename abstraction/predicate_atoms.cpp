@@ -11,11 +11,6 @@ namespace tandem::abstraction {
 
 namespace {
 
-bool isComparison(Op op) {
-  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt ||
-         op == Op::Ge;
-}
-
 bool readsData(ExprRef e) {
   if (e->op == Op::Var && e->type &&
       (e->type->isIntegral() || e->type->kind == TypeKind::Ref || e->type->kind == TypeKind::Array))

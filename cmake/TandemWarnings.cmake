@@ -43,6 +43,11 @@ endif()
 function(tandem_set_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror
                          -Wno-unused-parameter ${TANDEM_COMPILER_WARNING_FIXES})
+  if(TANDEM_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # In a unity batch every source is an included file, so GCC flags a class whose member has a
+    # type from that source's anonymous namespace (a pimpl's Impl): harmless in one batch.
+    target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  endif()
   if(TANDEM_SANITIZE)
     # Also carried by the target itself, so a consumer outside this tree that links a Tandem
     # library gets the sanitizer runtime too.

@@ -10,7 +10,7 @@ namespace tandem::engine {
 
 namespace {
 
-constexpr double kProveSeconds = 30;  // per location, without --timeout
+constexpr double kProveSecondsPerLocation = 30;  // per location, without --timeout
 
 // `assert false` at `l`, the program's own assertions assumed.
 void makeErrorLocation(ir::Program& q, ir::LocId l) {
@@ -67,7 +67,7 @@ nlohmann::json proveInfeasible(const ir::Program& p, const CoverRequest& r,
     pr.tracked[static_cast<size_t>(ir::ErrorKind::Assert)] = true;
     pr.limits.maxStates.reset();
     pr.limits.maxDepth.reset();
-    double seconds = kProveSeconds;
+    double seconds = kProveSecondsPerLocation;
     if (auto d = budget.deadline()) {
       const double left = std::chrono::duration<double>(*d - search::Budget::Clock::now()).count();
       seconds = std::max(0.1, left);

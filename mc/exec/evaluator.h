@@ -44,6 +44,11 @@ class [[nodiscard]] StepResult {
     r.error_ = std::move(e);
     return r;
   }
+  // failed(e), located at the statement `loc` when the error has no location of its own.
+  static StepResult failedAt(ExecError e, SourceLoc loc) {
+    if (!e.loc.valid()) e.loc = loc;
+    return failed(std::move(e));
+  }
   StepStatus status() const { return status_; }
   bool ok() const { return status_ == StepStatus::Ok; }
   const ExecError& error() const {

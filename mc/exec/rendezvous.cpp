@@ -8,15 +8,6 @@
 
 namespace tandem::exec {
 
-namespace {
-
-StepResult failAt(ExecError e, SourceLoc loc) {
-  if (!e.loc.valid()) e.loc = loc;
-  return StepResult::failed(std::move(e));
-}
-
-}  // namespace
-
 StepResult Evaluator::executeSync(State& s, ThreadId t, ir::EdgeId sendId, ThreadId u,
                                   ir::EdgeId recvId, Chooser& chooser) const {
   const ir::Edge& send = program_.edges[sendId];
@@ -28,14 +19,14 @@ StepResult Evaluator::executeSync(State& s, ThreadId t, ir::EdgeId sendId, Threa
   if (t == u || send.kind != ir::EdgeKind::Sync || recv.kind != ir::EdgeKind::Sync ||
       !send.syncSend || recv.syncSend || send.channel != recv.channel || !at(t, send) ||
       !at(u, recv))
-    return failAt(internalError("not a rendezvous pair"), send.loc);
+    return StepResult::failedAt(internalError("not a rendezvous pair"), send.loc);
   const ir::Channel& ch = program_.channels[send.channel];
   std::vector<Value> message;
   {
     const Ctx cs(s, t);
     Ctx cr(s, u);
     auto g = guardHolds(cs, send.guard);
-    if (!g) return failAt(std::move(g).error(), send.loc);
+    if (!g) return StepResult::failedAt(std::move(g).error(), send.loc);
     if (!g.value()) return StepResult::blocked();
     if (ch.isArray) {
       BigInt idx[2];
@@ -43,7 +34,7 @@ StepResult Evaluator::executeSync(State& s, ThreadId t, ir::EdgeId sendId, Threa
       const ir::Edge* edge[2] = {&send, &recv};
       for (int i = 0; i < 2; ++i) {
         auto v = evalIn(*ctx[i], edge[i]->chanIndex);
-        if (!v) return failAt(std::move(v).error(), edge[i]->loc);
+        if (!v) return StepResult::failedAt(std::move(v).error(), edge[i]->loc);
         idx[i] = v.value().toBigInt();
         if (idx[i] < BigInt(0) || idx[i] >= BigInt(static_cast<int64_t>(ch.count)))
           return StepResult::failed(
@@ -56,12 +47,12 @@ StepResult Evaluator::executeSync(State& s, ThreadId t, ir::EdgeId sendId, Threa
     }
     for (size_t k = 0; k < send.args.size(); ++k) {
       auto v = evalIn(cs, send.args[k]);
-      if (!v) return failAt(std::move(v).error(), send.loc);
+      if (!v) return StepResult::failedAt(std::move(v).error(), send.loc);
       message.push_back(coerceIntegral(v.value(), ch.fields[k]));
     }
     cr.message = &message;
     auto h = guardHolds(cr, recv.guard);
-    if (!h) return failAt(std::move(h).error(), recv.loc);
+    if (!h) return StepResult::failedAt(std::move(h).error(), recv.loc);
     if (!h.value()) return StepResult::blocked();
   }
   StepResult r = runAssignments(s, t, send, chooser, 0);

@@ -9,15 +9,6 @@
 
 namespace tandem::exec {
 
-namespace {
-
-StepResult failAt(ExecError e, SourceLoc loc) {
-  if (!e.loc.valid()) e.loc = loc;
-  return StepResult::failed(std::move(e));
-}
-
-}  // namespace
-
 bool Evaluator::enabled(const State& s, ThreadId t, ir::EdgeId e) const {
   return enabledAt(s, t, e, 0);
 }
@@ -74,14 +65,14 @@ StepResult Evaluator::executeAt(State& s, ThreadId t, ir::EdgeId id, Chooser& ch
                                 unsigned depth) const {
   const ir::Edge& edge = program_.edges[id];
   if (t >= s.threads.size() || s.threads[t].frames.empty() || s.threads[t].top().pc != edge.from)
-    return failAt(internalError("edge " + std::to_string(id) + " does not leave the thread's pc"),
-                  edge.loc);
+    return StepResult::failedAt(
+        internalError("edge " + std::to_string(id) + " does not leave the thread's pc"), edge.loc);
   switch (edge.kind) {
     case ir::EdgeKind::Command:
       return executeCommand(s, t, edge, chooser, depth);
     case ir::EdgeKind::Assert: {
       auto b = evalBool(Ctx(s, t, depth), edge.cond);
-      if (!b) return failAt(std::move(b).error(), edge.loc);
+      if (!b) return StepResult::failedAt(std::move(b).error(), edge.loc);
       if (!b.value()) {
         std::string what = edge.text.empty() ? "assertion" : "'" + edge.text + "'";
         return StepResult::failed(ExecError{edge.errorKind, edge.loc, what + " failed", false});
@@ -99,13 +90,13 @@ StepResult Evaluator::executeAt(State& s, ThreadId t, ir::EdgeId id, Chooser& ch
     case ir::EdgeKind::Sync:
       return StepResult::blocked();  // never a step alone
   }
-  return failAt(internalError("edge kind"), edge.loc);
+  return StepResult::failedAt(internalError("edge kind"), edge.loc);
 }
 
 StepResult Evaluator::executeCommand(State& s, ThreadId t, const ir::Edge& edge, Chooser& chooser,
                                      unsigned depth) const {
   auto g = guardHolds(Ctx(s, t, depth), edge.guard);
-  if (!g) return failAt(std::move(g).error(), edge.loc);
+  if (!g) return StepResult::failedAt(std::move(g).error(), edge.loc);
   if (!g.value()) return StepResult::blocked();
   StepResult r = runAssignments(s, t, edge, chooser, depth);
   if (!r.ok()) return r;
@@ -128,11 +119,11 @@ StepResult Evaluator::runAssignments(State& s, ThreadId t, const ir::Edge& edge,
     pending.reserve(edge.assigns.size());
     for (const ir::Assignment& a : edge.assigns) {
       auto target = lvalueIn(c, a.lhs);
-      if (!target) return failAt(std::move(target).error(), edge.loc);
+      if (!target) return StepResult::failedAt(std::move(target).error(), edge.loc);
       std::optional<Value> value;
       if (a.rhs && a.rhs->op != Op::Star) {
         auto v = evalIn(c, a.rhs);
-        if (!v) return failAt(std::move(v).error(), edge.loc);
+        if (!v) return StepResult::failedAt(std::move(v).error(), edge.loc);
         value = coerceIntegral(v.value(), a.lhs->type);
       }
       pending.push_back(Pending{std::move(target).value(), std::move(value), a.lhs->type});
@@ -143,7 +134,7 @@ StepResult Evaluator::runAssignments(State& s, ThreadId t, const ir::Edge& edge,
     if (!p.value) p.value = chooser.choose(p.type, edge.loc);
   for (Pending& p : pending) {
     Status st = store(s, p.target, std::move(*p.value));
-    if (!st) return failAt(std::move(st).error(), edge.loc);
+    if (!st) return StepResult::failedAt(std::move(st).error(), edge.loc);
   }
   return StepResult::executed();
 }
@@ -158,25 +149,26 @@ StepResult Evaluator::runSequential(State& s, ThreadId t, const ir::Edge& edge, 
       Ctx c(s, t, depth);
       c.message = message;
       auto tg = lvalueIn(c, a.lhs);
-      if (!tg) return failAt(std::move(tg).error(), edge.loc);
+      if (!tg) return StepResult::failedAt(std::move(tg).error(), edge.loc);
       target = std::move(tg).value();
       if (a.rhs && a.rhs->op != Op::Star) {
         auto v = evalIn(c, a.rhs);
-        if (!v) return failAt(std::move(v).error(), edge.loc);
+        if (!v) return StepResult::failedAt(std::move(v).error(), edge.loc);
         value = coerceIntegral(v.value(), a.lhs->type);
       } else {
         value = chooser.choose(a.lhs->type, edge.loc);
       }
     }
     Status st = store(s, target, std::move(value));
-    if (!st) return failAt(std::move(st).error(), edge.loc);
+    if (!st) return StepResult::failedAt(std::move(st).error(), edge.loc);
   }
   return StepResult::executed();
 }
 
 StepResult Evaluator::executeCall(State& s, ThreadId t, const ir::Edge& edge, ir::EdgeId id,
                                   Chooser& chooser, unsigned depth) const {
-  if (edge.callee >= program_.cfas.size()) return failAt(internalError("bad callee"), edge.loc);
+  if (edge.callee >= program_.cfas.size())
+    return StepResult::failedAt(internalError("bad callee"), edge.loc);
   const ir::Cfa& callee = program_.cfas[edge.callee];
   std::vector<Value> args;
   args.reserve(edge.args.size());
@@ -184,13 +176,13 @@ StepResult Evaluator::executeCall(State& s, ThreadId t, const ir::Edge& edge, ir
     const Ctx c(s, t, depth);
     for (ExprRef a : edge.args) {
       auto v = evalIn(c, a);
-      if (!v) return failAt(std::move(v).error(), edge.loc);
+      if (!v) return StepResult::failedAt(std::move(v).error(), edge.loc);
       args.push_back(std::move(v).value());
     }
   }
   if (callee.kind == ir::CfaKind::ClassInit) {  // `x := new C(args)`
     Status st = pushInitFrame(s, t, callee.classIndex, std::move(args), id, chooser, depth);
-    if (!st) return failAt(std::move(st).error(), edge.loc);
+    if (!st) return StepResult::failedAt(std::move(st).error(), edge.loc);
     return StepResult::executed();
   }
   // A method called from a method of its class runs on the same object.
@@ -200,7 +192,7 @@ StepResult Evaluator::executeCall(State& s, ThreadId t, const ir::Edge& edge, ir
       program_.cfas[caller.cfa].classIndex == callee.classIndex)
     self = caller.self;
   Status st = pushFrame(s, t, edge.callee, std::move(args), self, id, chooser, depth);
-  if (!st) return failAt(std::move(st).error(), edge.loc);
+  if (!st) return StepResult::failedAt(std::move(st).error(), edge.loc);
   return StepResult::executed();
 }
 
@@ -219,11 +211,12 @@ StepResult Evaluator::executeReturn(State& s, ThreadId t, unsigned depth) const 
   th.frames.pop_back();
   const ir::Edge& call = program_.edges[callId];
   if (call.result) {
-    if (!result) return failAt(internalError("the callee returns no value"), call.loc);
+    if (!result)
+      return StepResult::failedAt(internalError("the callee returns no value"), call.loc);
     auto target = lvalueIn(Ctx(s, t, depth), call.result);
-    if (!target) return failAt(std::move(target).error(), call.loc);
+    if (!target) return StepResult::failedAt(std::move(target).error(), call.loc);
     Status st = store(s, target.value(), coerceIntegral(*result, call.result->type));
-    if (!st) return failAt(std::move(st).error(), call.loc);
+    if (!st) return StepResult::failedAt(std::move(st).error(), call.loc);
   }
   s.threads[t].top().pc = call.to;
   return StepResult::executed();

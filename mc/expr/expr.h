@@ -73,6 +73,10 @@ enum class Op : uint8_t {
 };
 
 const char* opName(Op op);
+inline bool isComparison(Op op) {
+  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt ||
+         op == Op::Ge;
+}
 // Comparisons: `!(a op b)` is `a negated(op) b`; `a op b` is `b mirrored(op) a`. Other ops: as is.
 Op negatedComparison(Op op);
 Op mirroredComparison(Op op);

@@ -1,4 +1,5 @@
 #include "mc/search/shared_store.h"
+#include "mc/search/varint.h"
 
 #include <sys/mman.h>
 
@@ -24,12 +25,6 @@ void* allocateRaw(size_t bytes) {
   if (bytes >= kHuge) madvise(p, bytes, MADV_HUGEPAGE);  // only advice
 #endif
   return p;
-}
-
-size_t varintSize(size_t n) {
-  size_t k = 1;
-  while (n >= 0x80) n >>= 7, ++k;
-  return k;
 }
 
 constexpr size_t kParentBytes = 5;  // a record: parent (5 bytes), length (varint), bytes
@@ -72,11 +67,7 @@ void SharedStateStore::prefetchState(uint64_t hash) const {
 std::string_view SharedStateStore::get(Ref ref) const {
   const char* p = chunk(ref) + (ref & ((Ref{1} << kChunkBits) - 1)) + kParentBytes;
   size_t len = 0;
-  for (int shift = 0;; shift += 7) {
-    auto c = static_cast<uint8_t>(*p++);
-    len |= static_cast<size_t>(c & 0x7f) << shift;
-    if (!(c & 0x80)) break;
-  }
+  p = readVarint(p, len);
   return {p, len};
 }
 
@@ -136,9 +127,7 @@ SharedStateStore::Ref SharedStateStore::writeRecord(Worker& w, std::string_view 
   char* p = chunks_[w.chunk].load(std::memory_order_relaxed) + w.used;
   std::memcpy(p, &parent, kParentBytes);
   p += kParentBytes;
-  size_t n = s.size();
-  while (n >= 0x80) *p++ = static_cast<char>((n & 0x7f) | 0x80), n >>= 7;
-  *p++ = static_cast<char>(n);
+  p = writeVarint(p, s.size());
   if (!s.empty()) std::memcpy(p, s.data(), s.size());
   return (Ref{w.chunk} << kChunkBits) | w.used;
 }

@@ -1,4 +1,5 @@
 #include "mc/search/state_store.h"
+#include "mc/search/varint.h"
 
 #define XXH_INLINE_ALL  // the hash of a short state is a few instructions: let them inline
 #include <xxhash.h>
@@ -18,21 +19,7 @@ namespace {
 constexpr size_t kChunkSize = size_t{1} << 26;
 constexpr uint64_t kPosMask = (uint64_t{1} << 40) - 1;
 
-size_t varintSize(size_t n) {
-  size_t k = 1;
-  while (n >= 0x80) n >>= 7, ++k;
-  return k;
-}
-
-// A record: the id (4 bytes), the length (varint), the bytes.
-const char* readLength(const char* p, size_t& len) {
-  len = 0;
-  for (int shift = 0;; shift += 7) {
-    auto c = static_cast<uint8_t>(*p++);
-    len |= static_cast<size_t>(c & 0x7f) << shift;
-    if (!(c & 0x80)) return p;
-  }
-}
+// A record: the id (4 bytes), the length (varint.h), the bytes.
 }  // namespace
 
 void StateStore::Free::operator()(void* p) const noexcept { std::free(p); }
@@ -60,7 +47,7 @@ StateStore::StateStore() {
 
 std::string_view StateStore::bytesAt(uint64_t pos) const {
   size_t len = 0;
-  const char* p = readLength(at(pos) + sizeof(Id), len);
+  const char* p = readVarint(at(pos) + sizeof(Id), len);
   return {p, len};
 }
 
@@ -160,9 +147,7 @@ StateStore::Insert StateStore::insert(std::string_view s, Id parent, uint64_t h)
   char* p = chunks_.back().get() + chunkUsed_.back();
   std::memcpy(p, &id, sizeof id);
   p += sizeof id;
-  size_t n = s.size();
-  while (n >= 0x80) *p++ = static_cast<char>((n & 0x7f) | 0x80), n >>= 7;
-  *p++ = static_cast<char>(n);
+  p = writeVarint(p, s.size());
   if (!s.empty()) std::memcpy(p, s.data(), s.size());  // an empty view may have no data
   chunkUsed_.back() += need;
   arenaBytes_ += need;

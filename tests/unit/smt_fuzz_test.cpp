@@ -91,10 +91,17 @@ class Generator {
 }  // namespace
 
 TEST_CASE("smt: random int/i32 formulas: back ends agree and models satisfy") {
+#ifdef TANDEM_SANITIZED
+  // The sanitizers look at the translators' memory, which 40 formulas exercise as well as 120;
+  // the Release suite runs all 120 (43 s under ASan, 26 s in Release).
+  constexpr int kFormulas = 40;
+#else
+  constexpr int kFormulas = 120;
+#endif
   Ctx c;
   Generator gen(c, 20240611);
   int sat = 0, unsat = 0;
-  for (int i = 0; i < 120; ++i) {
+  for (int i = 0; i < kFormulas; ++i) {
     CAPTURE(i);
     std::vector<ExprRef> fs = {gen.formula(2), gen.formula(2)};
     std::vector<SatStatus> answers;
@@ -113,6 +120,6 @@ TEST_CASE("smt: random int/i32 formulas: back ends agree and models satisfy") {
     unsat += answers[0] == SatStatus::Unsat;
   }
   // The generator must exercise both answers to mean anything.
-  CHECK(sat > 20);
-  CHECK(unsat > 10);
+  CHECK(sat > kFormulas / 6);
+  CHECK(unsat > kFormulas / 12);
 }
