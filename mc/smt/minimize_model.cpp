@@ -54,31 +54,21 @@ void Minimizer::pin(ExprRef t) {
   s_.add(equals(t, positive ? hi : -hi));
 }
 
-// f64: a number before NaN, zero when it can be (+0.0 before -0.0), else the back end's value.
-// The least magnitude would be a binary search over 2^63 bit patterns: up to 63 queries, each
-// bit-blasting the path condition's floating-point arithmetic, which took TSAFE-like models past
-// minutes. So two back ends may choose different nonzero values.
+// f64: a number before NaN, zero when it can be, else the back end's value. The least magnitude
+// would be a binary search over 2^63 bit patterns: up to 63 queries, each bit-blasting the path
+// condition's floating-point arithmetic, which took TSAFE-like models past minutes. The sign of
+// a zero is the back end's too: only a division (1 / t) tells +0.0 from -0.0 to a solver, and
+// bit-blasting that divider took 2.5 s per query on the TSAFE model (three such pins per path).
+// So two back ends may choose different nonzero values, or zeros of different signs.
 void Minimizer::pinFloat(ExprRef t) {
   auto bitsOf = [&](ExprRef x) { return static_cast<uint64_t>(value(x).wrapTo(64)); };
   if (std::isnan(f64::fromBits(bitsOf(t))) && !trySat(cmp(Op::Eq, t, t))) {
     s_.add(cmp(Op::Ne, t, t));  // only NaN satisfies the assertions
     return;
   }
-  const ExprRef one = em_.floatConst(1.0), zero = em_.floatConst(0.0);
-  // +0.0 and -0.0 are IEEE-equal: 1 / t tells them apart (+inf, -inf).
-  auto signedZero = [&](bool negative) {
-    return em_.mkAnd(cmp(Op::Eq, t, zero),
-                     cmp(negative ? Op::Lt : Op::Gt, em_.mk(Op::Div, t->type, {one, t}), zero));
-  };
-  const double v = f64::fromBits(bitsOf(t));
-  if (v == 0.0 && !std::signbit(v)) {
-    s_.add(signedZero(false));
-    return;
-  }
-  if (trySat(cmp(Op::Eq, t, zero))) {
-    s_.add(std::signbit(f64::fromBits(bitsOf(t))) && !trySat(signedZero(false))
-               ? signedZero(true)
-               : signedZero(false));
+  const ExprRef zero = cmp(Op::Eq, t, em_.floatConst(0.0));
+  if (f64::fromBits(bitsOf(t)) == 0.0 || trySat(zero)) {
+    s_.add(zero);
     return;
   }
   s_.add(cmp(Op::Eq, t, em_.floatConst(f64::fromBits(bitsOf(t)))));
