@@ -349,17 +349,69 @@ class MixedPathSolver final : public CachedPathSolver {
     return a.status == Attempt::Status::NoSolution ? Step::Done : Step::Again;
   }
 
-  // A random value of `s` that `base` (simplePC and the values chosen so far, satisfiable)
-  // allows: a plain random value, kept without a query when simplePC does not mention `s`;
-  // otherwise, when `base` refuses it and `s` is an integer, a value drawn uniformly between the
-  // least and the greatest solutions in [-kRandomRange, kRandomRange] (next to the nearest one
-  // when there are none in it), and if `base` refuses that too, the solution nearest to it above
-  // or below (a coin says which side first); an f64 likewise (randomFloat). nullopt: leave `s`
-  // to the solver (a bool or enum value refused, an unknown answer).
-  std::optional<BigInt> randomValue(ExprRef s, const std::vector<ExprRef>& base, bool constrained,
+  // `c` as finer conjuncts: an envelope check `if (a < lo || a > hi || b < lo || ...) return;`
+  // leaves `!(a < lo || ... )` on the path, one conjunct over every variable it names, which
+  // would tie them all into one slice; by De Morgan it is `!(a < lo) && ...`.
+  void splitConjunct(ExprRef c, std::vector<ExprRef>& out) {
+    if (c->op == Op::And) {
+      for (ExprRef k : c->kids) splitConjunct(k, out);
+      return;
+    }
+    if (c->op == Op::Not && c->kids[0]->op == Op::Or) {
+      for (ExprRef k : c->kids[0]->kids) splitConjunct(em_.mkNot(k), out);
+      return;
+    }
+    if (c->op == Op::Not && c->kids[0]->op == Op::Not) {
+      splitConjunct(c->kids[0]->kids[0], out);
+      return;
+    }
+    out.push_back(c);
+  }
+
+  // The conjuncts of `base` that constrain `s`: those sharing a symbol with it, transitively.
+  // `base` is satisfiable, so a value that this slice allows, `base` allows too (the rest does
+  // not mention `s` or what it is tied to); the slice is also the key under which random
+  // solving keeps s's least and greatest solutions, so that values drawn for symbols `s` is
+  // independent of do not make every try bracket `s` again.
+  std::vector<ExprRef> sliceFor(const std::vector<ExprRef>& whole, ExprRef s) {
+    std::vector<ExprRef> base;
+    for (ExprRef c : whole) splitConjunct(c, base);
+    std::vector<std::vector<ExprRef>> syms(base.size());
+    for (size_t i = 0; i < base.size(); ++i) collectSymbols(base[i], syms[i]);
+    std::vector<ExprRef> reach{s};
+    std::vector<bool> in(base.size(), false);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (size_t i = 0; i < base.size(); ++i) {
+        if (in[i]) continue;
+        bool touches = false;
+        for (ExprRef x : syms[i])
+          if (std::find(reach.begin(), reach.end(), x) != reach.end()) touches = true;
+        if (!touches) continue;
+        in[i] = grew = true;
+        for (ExprRef x : syms[i])
+          if (std::find(reach.begin(), reach.end(), x) == reach.end()) reach.push_back(x);
+      }
+    }
+    std::vector<ExprRef> out;
+    for (size_t i = 0; i < base.size(); ++i)
+      if (in[i]) out.push_back(base[i]);
+    return out;
+  }
+
+  // A random value of `s` that `whole` (simplePC and the values chosen so far, satisfiable)
+  // allows, asked of its slice `base` (sliceFor): a plain random value, kept without a query when
+  // simplePC does not mention `s`; otherwise, when `base` refuses it and `s` is an integer, a value
+  // drawn uniformly between the least and the greatest solutions in [-kRandomRange, kRandomRange]
+  // (next to the nearest one when there are none in it), and if `base` refuses that too, the
+  // solution nearest to it above or below (a coin says which side first); an f64 likewise
+  // (randomFloat). nullopt: leave `s` to the solver (a bool or enum value refused, an unknown
+  // answer).
+  std::optional<BigInt> randomValue(ExprRef s, const std::vector<ExprRef>& whole, bool constrained,
                                     Retry& retry) {
     BigInt r = randomInput(rng_, s->type);
     if (!constrained) return r;
+    const std::vector<ExprRef> base = sliceFor(whole, s);
     std::optional<bool> ok = allows(base, s, r);
     if (!ok) return std::nullopt;
     if (*ok) return r;
@@ -370,7 +422,7 @@ class MixedPathSolver final : public CachedPathSolver {
     std::vector<ExprRef> key = base;
     key.push_back(s);
     auto known = retry.ranges.find(key);
-    if (known == retry.ranges.end())  // the same for every try while base is simplePC alone
+    if (known == retry.ranges.end())  // the same for every try while s's slice is unchanged
       known = retry.ranges
                   .emplace(std::move(key), std::make_pair(nearest(base, s, -range, true),
                                                           nearest(base, s, range, false)))
