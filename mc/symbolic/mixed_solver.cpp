@@ -422,11 +422,13 @@ class MixedPathSolver final : public CachedPathSolver {
     std::vector<ExprRef> key = base;
     key.push_back(s);
     auto known = retry.ranges.find(key);
-    if (known == retry.ranges.end())  // the same for every try while s's slice is unchanged
+    if (known == retry.ranges.end()) {  // once while s's slice is unchanged
+      ++stats_.brackets;
       known = retry.ranges
                   .emplace(std::move(key), std::make_pair(nearest(base, s, -range, true),
                                                           nearest(base, s, range, false)))
                   .first;
+    }
     std::optional<BigInt> lo = known->second.first, hi = known->second.second;
     if (lo && hi && *lo > *hi) {  // no solution in the range: one side, by a coin
       if (rng_() % 2)
@@ -471,11 +473,13 @@ class MixedPathSolver final : public CachedPathSolver {
     std::vector<ExprRef> key = base;
     key.push_back(s);
     auto known = retry.floatRanges.find(key);
-    if (known == retry.floatRanges.end())
+    if (known == retry.floatRanges.end()) {
+      ++stats_.brackets;
       known = retry.floatRanges
                   .emplace(std::move(key), std::make_pair(nearestFloat(base, s, -range, true),
                                                           nearestFloat(base, s, range, false)))
                   .first;
+    }
     std::optional<double> lo = known->second.first, hi = known->second.second;
     if (lo && hi && *lo > *hi) {  // no solution in the range: one side, by a coin
       if (rng_() % 2)

@@ -14,6 +14,7 @@ void SolvingStats::add(const SolvingStats& o) {
   mixedChecks += o.mixedChecks;
   tries += o.tries;
   heuristicSuccesses += o.heuristicSuccesses;
+  brackets += o.brackets;
   exhausted += o.exhausted;
   undecided += o.undecided;
   unknown += o.unknown;

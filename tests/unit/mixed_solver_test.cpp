@@ -675,6 +675,32 @@ TEST_CASE("mixed: combined heuristics take turns in each round, in the order giv
   }
 }
 
+TEST_CASE("mixed: random solving brackets each independent range once, across tries") {
+  Fixture f(kHash);
+  // simplePC is one conjunct over x and y, as `if (x < 10 || x > 90 || y < 10 || y > 90)
+  // return;` leaves it; complexPC isqrt(x) == 7 && isqrt(y) == 10 refutes every try (y <= 90).
+  // Random draws in [-1000, 1000] mostly fall outside [10, 90], so each symbol needs its least
+  // and greatest solutions: x's and y's slices are independent (read by De Morgan), so each is
+  // searched once for all the tries, not again for every value drawn for the other.
+  ExprRef envelope = f.em->mkNot(
+      f.em->mkOr(f.em->mkOr(f.bin(Op::Lt, f.x, f.num(10)), f.bin(Op::Gt, f.x, f.num(90))),
+                 f.em->mkOr(f.bin(Op::Lt, f.y, f.num(10)), f.bin(Op::Gt, f.y, f.num(90)))));
+  std::vector<ExprRef> pc{envelope, f.bin(Op::Eq, f.call("isqrt", {f.x}), f.num(7)),
+                          f.bin(Op::Eq, f.call("isqrt", {f.y}), f.num(10))};
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    auto s = f.solver(b);
+    MixedOptions o;
+    o.maxTries = 12;
+    o.seed = 1;
+    o.heuristics = {Heuristic::Random};
+    SolvingStats st;
+    CHECK(mixedCheck(f, *s, pc, o, &st).undecided);
+    CHECK(st.tries == 13);
+    CHECK(st.brackets == 2);
+  }
+}
+
 TEST_CASE("mixed: random solving draws solutions of simplePC (ISSTA'11 Sect. 3.5)") {
   Fixture f(kHash);
   // 0 < x < 100 && isqrt(x) == 7 needs 49 <= x <= 63. simplePC mentions x, so the old random
