@@ -51,6 +51,7 @@ void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r) {
   stats["heuristic_successes"] = s.heuristicSuccesses;
   stats["mixed_exhausted"] = s.exhausted;
   stats["random_brackets"] = s.brackets;
+  stats["concrete_refutations"] = s.concreteRefutations;
   stats["concretizations"] = s.concretizations;
   stats["dart_runs"] = s.runs;
   stats["dart_restarts"] = s.restarts;

@@ -67,13 +67,14 @@ symbolic::MixedOptions mixedOptions(const Options& o, symbolic::Solving solving)
   if (o.wasGiven("max-tries") && solving != Solving::Mixed && solving != Solving::Dart)
     throw engine::usageError("--max-tries applies to --solving mixed and --solving dart");
   symbolic::MixedOptions m;
-  // The paper's settings: random solving (Sect. 3.5) unless --heuristic says otherwise.
+  // The paper's settings: random solving (Sect. 3.5) with many cheap tries, unless --heuristic
+  // or --max-tries says otherwise.
   const std::string list = o.paperDefaults && !o.wasGiven("heuristic") ? "random" : o.heuristic;
   std::string why;
   auto heuristics = symbolic::parseHeuristicList(list, &why);
   if (!heuristics) throw engine::usageError("--heuristic: " + why);
   m.heuristics = std::move(*heuristics);
-  m.maxTries = o.maxTries;
+  m.maxTries = o.paperDefaults && !o.wasGiven("max-tries") ? symbolic::kPaperMaxTries : o.maxTries;
   m.seed = o.seed;
   return m;
 }

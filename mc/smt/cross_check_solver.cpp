@@ -40,6 +40,7 @@ class CrossCheckSolver final : public SolverDecorator {
     other_->setTimeout(ms);
   }
   void setQueryStop(QueryStop stop) override {
+    Solver::setQueryStop(stop);
     inner().setQueryStop(stop);
     other_->setQueryStop(std::move(stop));
   }

@@ -26,11 +26,22 @@ void Solver::add(ExprRef formula) {
 CheckResult Solver::check(std::span<const ExprRef> assumptions) {
   for (ExprRef a : assumptions) requireFormula(a, "Solver::check");
   const auto start = std::chrono::steady_clock::now();
-  CheckResult r = doCheck(assumptions);
+  // Once the run has stopped, the outermost layer answers: the layers below would first do their
+  // own work (an incremental layer's pops of bit-blasted f64 scopes took seconds each, so a run
+  // overran --timeout 20 by 95 s, one query after another).
+  std::optional<CheckResult> early = stoppedBeforeCheck();
+  CheckResult r = early ? *early : doCheck(assumptions);
   own_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++own_.queries;
   ++(r.isSat() ? own_.sat : r.isUnsat() ? own_.unsat : own_.unknown);
   return r;
+}
+
+std::optional<CheckResult> Solver::stoppedBeforeCheck() const {
+  if (stop_.stopNow && stop_.stopNow()) return CheckResult::unknown("interrupted");
+  if (stop_.deadline && std::chrono::steady_clock::now() >= *stop_.deadline)
+    return CheckResult::unknown("timeout");
+  return std::nullopt;
 }
 
 SolverStats Solver::stats() const {

@@ -68,6 +68,9 @@ class Solver {
   virtual void setQueryStop(QueryStop stop) { stop_ = std::move(stop); }
   // This solver's check counts plus the counters of every layer below it.
   SolverStats stats() const;
+  // The run has stopped or passed its deadline (setQueryStop): every check now answers unknown,
+  // so loops of queries may end at once.
+  bool stopped() const { return stoppedBeforeCheck().has_value(); }
 
  protected:
   virtual void doAdd(ExprRef formula) = 0;
@@ -79,6 +82,8 @@ class Solver {
   // This layer's own check counts (the first group of SolverStats).
   const SolverStats& ownStats() const { return own_; }
   const QueryStop& queryStop() const { return stop_; }
+  // The run stopped (or its deadline passed) before a check: its unknown answer, without starting.
+  std::optional<CheckResult> stoppedBeforeCheck() const;
 
  private:
   SolverStats own_;

@@ -20,7 +20,10 @@ class SolverDecorator : public Solver {
     return inner_->unsatAssumptions();
   }
   void setTimeout(unsigned ms) override { inner_->setTimeout(ms); }
-  void setQueryStop(QueryStop stop) override { inner_->setQueryStop(std::move(stop)); }
+  void setQueryStop(QueryStop stop) override {
+    Solver::setQueryStop(stop);  // so that check() answers at once once the run has stopped
+    inner_->setQueryStop(std::move(stop));
+  }
 
  protected:
   explicit SolverDecorator(std::unique_ptr<Solver> inner);

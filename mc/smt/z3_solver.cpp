@@ -171,15 +171,6 @@ class Z3Solver final : public Solver {
     return CheckResult::unknown(why.empty() ? "z3: unknown" : why);
   }
 
-  // The run stopped (or its deadline passed) before this check: no need to start it.
-  std::optional<CheckResult> stoppedBeforeCheck() const {
-    const QueryStop& stop = queryStop();
-    if (stop.stopNow && stop.stopNow()) return CheckResult::unknown("interrupted");
-    if (stop.deadline && std::chrono::steady_clock::now() >= *stop.deadline)
-      return CheckResult::unknown("timeout");
-    return std::nullopt;
-  }
-
   // Arms the watchdog for this check's limit (the per-query one, capped by the run's deadline,
   // and the stop poll); false when the check has no limit at all.
   bool armTimer() {

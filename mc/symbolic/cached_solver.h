@@ -30,6 +30,8 @@ class CachedSolver {
   smt::MinimizedModel minimize(std::span<const ExprRef> formulas, std::span<const ExprRef> terms);
 
   const smt::CexCacheStats& cacheStats() const { return cache_.stats(); }
+  // The run has stopped (smt::Solver::stopped): the cache still answers, the solver no longer.
+  bool stopped() const { return solver_.stopped(); }
 
  private:
   smt::Solver& solver_;

@@ -13,10 +13,17 @@ namespace {
 // Mixed solving evaluates a complex term on values of its symbols, which are scalars: a term
 // that reads an array symbol stays with the solver (found by the ICSE'16 benchmark: `a[0] * n`
 // pinned the array to an integer, and both back ends refused the query).
+// Each shared subterm once: path conditions are DAGs whose trees grow exponentially.
 bool readsArray(ExprRef e) {
-  if (e->op == Op::Symbol && e->type && e->type->kind == TypeKind::Array) return true;
-  for (ExprRef k : e->kids)
-    if (readsArray(k)) return true;
+  std::vector<ExprRef> todo{e};
+  std::unordered_set<ExprRef> seen;
+  while (!todo.empty()) {
+    ExprRef n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n->op == Op::Symbol && n->type && n->type->kind == TypeKind::Array) return true;
+    for (ExprRef k : n->kids) todo.push_back(k);
+  }
   return false;
 }
 
@@ -178,9 +185,24 @@ std::optional<ExprRef> evalConcretely(const exec::Evaluator& concrete, ExprManag
     if (it == values.end()) return std::nullopt;
     map.emplace(s, constantFor(em, s->type, it->second));
   }
-  ExprRef closed = substitute(em, e, map);
-  if (closed->isConst()) return closed;
   const exec::State empty;
+  // Each node is run once, bottom-up, as soon as its kids are constants: the evaluator walks
+  // expressions as trees, and a path condition's terms are DAGs that share subterms (a loop's
+  // `a := a * b + ...` doubles the tree per iteration), so running `closed` whole took time
+  // exponential in the iterations. A node that fails stays as it is, for the final run to
+  // decide (an untaken `?:` branch may fail without failing the whole).
+  auto fold = [&](ExprRef node, std::vector<ExprRef> kids) -> ExprRef {
+    ExprRef n = em.mk(node->op, node->type, std::move(kids), node->payload, node->value);
+    for (ExprRef k : n->kids)
+      if (!k->isConst()) return n;
+    if (n->isConst()) return n;
+    auto v = concrete.eval(n, empty, exec::kNoThread);
+    if (!v) return n;
+    ExprRef c = constantOf(em, v.value(), n->type);
+    return c ? c : n;
+  };
+  ExprRef closed = substitute(em, e, map, fold);
+  if (closed->isConst()) return closed;
   auto r = concrete.eval(closed, empty, exec::kNoThread);
   if (!r) return std::nullopt;
   ExprRef c = constantOf(em, r.value(), e->type);

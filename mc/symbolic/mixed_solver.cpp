@@ -119,10 +119,6 @@ class MixedPathSolver final : public CachedPathSolver {
     // partition
     std::vector<ExprRef> conditions;
     size_t nextCondition = 0;
-    // random: the least and greatest solutions of s in the random range, by (base, s)
-    std::map<std::vector<ExprRef>, std::pair<std::optional<BigInt>, std::optional<BigInt>>> ranges;
-    std::map<std::vector<ExprRef>, std::pair<std::optional<double>, std::optional<double>>>
-        floatRanges;
     // all
     std::vector<bool> done;
     Certificate certificate;
@@ -143,7 +139,7 @@ class MixedPathSolver final : public CachedPathSolver {
     retry.clean = !first.unknown && !first.inconclusive;
     retry.conditions = partitionConditions(split);
     retry.done.assign(o_.heuristics.size(), false);
-    for (uint64_t round = 0; round < o_.maxTries; ++round) {
+    for (uint64_t round = 0; round < o_.maxTries && !solver_.stopped(); ++round) {
       bool any = false;
       for (size_t i = 0; i < o_.heuristics.size(); ++i) {
         if (retry.done[i]) continue;
@@ -207,16 +203,20 @@ class MixedPathSolver final : public CachedPathSolver {
     for (ExprRef s : split.complexSymbols)
       if (!fixed.count(s)) solveFor.push_back(s);
     SymbolValues values = fixed;
-    smt::MinimizedModel mm = solver_.minimize(formulas, solveFor);
-    if (!mm.model) {
-      if (mm.result.isUnknown()) {
-        noteUnknown(a);
+    // With every complex symbol given (random solving's draws), the final check below also
+    // decides whether simplePC allows them: no separate solve.
+    if (fixed.empty() || !solveFor.empty()) {
+      smt::MinimizedModel mm = solver_.minimize(formulas, solveFor);
+      if (!mm.model) {
+        if (mm.result.isUnknown()) {
+          noteUnknown(a);
+          return a;
+        }
+        a.status = Attempt::Status::NoSolution;
         return a;
       }
-      a.status = Attempt::Status::NoSolution;
-      return a;
+      for (ExprRef s : solveFor) values[s] = mm.model->evalInt(s).value_or(BigInt(0));
     }
-    for (ExprRef s : solveFor) values[s] = mm.model->evalInt(s).value_or(BigInt(0));
     for (ExprRef s : split.complexSymbols)
       a.pins.push_back(em_.mkEq(s, constantFor(em_, s->type, values.at(s))));
     // complexPC': the complex terms replaced by their concrete results on this solution.
@@ -234,7 +234,19 @@ class MixedPathSolver final : public CachedPathSolver {
     }
     std::vector<ExprRef> f = split.simple;
     f.insert(f.end(), a.pins.begin(), a.pins.end());
-    for (ExprRef c : split.complex) f.push_back(substitute(em_, c, results));
+    for (ExprRef c : split.complex) {
+      ExprRef d = substitute(em_, c, results);
+      // A conjunct of complexPC' over pinned symbols only is ground: run it, and when it is
+      // false the try is refuted without a query (what the check would answer; random tries are
+      // mostly refuted so, and cost no solver time).
+      std::optional<ExprRef> v = evalConcretely(concrete_, em_, d, values);
+      if (v && (*v)->isFalse()) {
+        ++stats_.concreteRefutations;
+        a.status = Attempt::Status::Refuted;
+        return a;
+      }
+      f.push_back(d);
+    }
     smt::CheckResult r = solver_.check(f);
     if (r.isSat()) {
       a.status = Attempt::Status::Sat;
@@ -331,16 +343,18 @@ class MixedPathSolver final : public CachedPathSolver {
     std::vector<ExprRef> simpleSyms;
     for (ExprRef c : split.simple) collectSymbols(c, simpleSyms);
     std::vector<ExprRef> base = split.simple, pins;
+    SymbolValues drawn;
     for (ExprRef s : split.complexSymbols) {
       const bool constrained =
           std::find(simpleSyms.begin(), simpleSyms.end(), s) != simpleSyms.end();
-      std::optional<BigInt> v = randomValue(s, base, constrained, retry);
+      std::optional<BigInt> v = randomValue(s, base, constrained);
       if (!v) continue;  // the try's solution of simplePC chooses it
       ExprRef pin = em_.mkEq(s, constantFor(em_, s->type, *v));
       base.push_back(pin);
       pins.push_back(pin);
+      drawn.emplace(s, *v);
     }
-    Attempt a = attempt(split, pins, {});
+    Attempt a = attempt(split, pins, drawn);
     if (a.status == Attempt::Status::Sat) {
       retry.certificate = a.certificate;
       return Step::Sat;
@@ -407,29 +421,22 @@ class MixedPathSolver final : public CachedPathSolver {
   // solution nearest to it above or below (a coin says which side first); an f64 likewise
   // (randomFloat). nullopt: leave `s` to the solver (a bool or enum value refused, an unknown
   // answer).
-  std::optional<BigInt> randomValue(ExprRef s, const std::vector<ExprRef>& whole, bool constrained,
-                                    Retry& retry) {
+  std::optional<BigInt> randomValue(ExprRef s, const std::vector<ExprRef>& whole,
+                                    bool constrained) {
     BigInt r = randomInput(rng_, s->type);
     if (!constrained) return r;
     const std::vector<ExprRef> base = sliceFor(whole, s);
+    if (isInterval(base, s)) {
+      if (std::optional<BigInt> v = drawInInterval(s, base, r)) return v;
+    }
     std::optional<bool> ok = allows(base, s, r);
     if (!ok) return std::nullopt;
     if (*ok) return r;
     const TypeKind k = s->type->kind;
-    if (k == TypeKind::F64) return randomFloat(s, base, retry);
+    if (k == TypeKind::F64) return randomFloat(s, base);
     if (k != TypeKind::Int && k != TypeKind::I32 && k != TypeKind::I64) return std::nullopt;
     const BigInt range(kRandomRange);
-    std::vector<ExprRef> key = base;
-    key.push_back(s);
-    auto known = retry.ranges.find(key);
-    if (known == retry.ranges.end()) {  // once while s's slice is unchanged
-      ++stats_.brackets;
-      known = retry.ranges
-                  .emplace(std::move(key), std::make_pair(nearest(base, s, -range, true),
-                                                          nearest(base, s, range, false)))
-                  .first;
-    }
-    std::optional<BigInt> lo = known->second.first, hi = known->second.second;
+    auto [lo, hi] = bracket(s, base);
     if (lo && hi && *lo > *hi) {  // no solution in the range: one side, by a coin
       if (rng_() % 2)
         lo.reset();
@@ -465,22 +472,92 @@ class MixedPathSolver final : public CachedPathSolver {
     return nearest(base, s, r, !up);
   }
 
-  // randomValue for an f64 that `base` refuses: the same, with the least and greatest solutions
-  // found by nearestFloat and a value drawn uniformly between them (as reals, then rounded); no
-  // nearest solution when that draw is refused too: simplePC's solution then chooses.
-  std::optional<BigInt> randomFloat(ExprRef s, const std::vector<ExprRef>& base, Retry& retry) {
-    const double range = static_cast<double>(kRandomRange);
+  // The least and greatest solutions of integer `s` in [-kRandomRange, kRandomRange] that its
+  // slice `base` allows, searched once per slice (ranges_).
+  std::pair<std::optional<BigInt>, std::optional<BigInt>> bracket(
+      ExprRef s, const std::vector<ExprRef>& base) {
     std::vector<ExprRef> key = base;
     key.push_back(s);
-    auto known = retry.floatRanges.find(key);
-    if (known == retry.floatRanges.end()) {
+    auto known = ranges_.find(key);
+    if (known == ranges_.end()) {
       ++stats_.brackets;
-      known = retry.floatRanges
+      const BigInt range(kRandomRange);
+      known = ranges_
+                  .emplace(std::move(key), std::make_pair(nearest(base, s, -range, true),
+                                                          nearest(base, s, range, false)))
+                  .first;
+    }
+    return known->second;
+  }
+
+  // The same for an f64 (nearestFloat: within 2^44 ordinals of the true bounds, on their inside).
+  std::pair<std::optional<double>, std::optional<double>> floatBracket(
+      ExprRef s, const std::vector<ExprRef>& base) {
+    std::vector<ExprRef> key = base;
+    key.push_back(s);
+    auto known = floatRanges_.find(key);
+    if (known == floatRanges_.end()) {
+      ++stats_.brackets;
+      const double range = static_cast<double>(kRandomRange);
+      known = floatRanges_
                   .emplace(std::move(key), std::make_pair(nearestFloat(base, s, -range, true),
                                                           nearestFloat(base, s, range, false)))
                   .first;
     }
-    std::optional<double> lo = known->second.first, hi = known->second.second;
+    return known->second;
+  }
+
+  // Whether `base` only bounds `s` by constants (s < c, s >= c, s == c, ..., or their negations):
+  // its solutions are then an interval of s's order (plus NaN for a negated f64 comparison), so
+  // every value between two solutions is one, and drawing there needs no query.
+  static bool isInterval(const std::vector<ExprRef>& base, ExprRef s) {
+    for (ExprRef c : base) {
+      if (c->op == Op::Not) c = c->kids[0];
+      switch (c->op) {
+        case Op::Lt:
+        case Op::Le:
+        case Op::Gt:
+        case Op::Ge:
+        case Op::Eq:
+          break;
+        default:
+          return false;
+      }
+      const ExprRef a = c->kids[0], b = c->kids[1];
+      const bool bounds = (a == s && b->isConst()) || (b == s && a->isConst());
+      if (!bounds) return false;
+    }
+    return true;
+  }
+
+  // For an interval slice (isInterval): `r` when it lies between the bracket's least and
+  // greatest solutions, else a value drawn uniformly between them; nullopt when the bracket has
+  // no two ends (randomValue's queries then decide).
+  std::optional<BigInt> drawInInterval(ExprRef s, const std::vector<ExprRef>& base,
+                                       const BigInt& r) {
+    if (s->type->kind == TypeKind::F64) {
+      auto [lo, hi] = floatBracket(s, base);
+      if (!lo || !hi || *lo > *hi) return std::nullopt;
+      const double d = f64::fromBits(static_cast<uint64_t>(r.wrapTo(64)));
+      if (d >= *lo && d <= *hi) return r;
+      const double unit = static_cast<double>(rng_() >> 11) * 0x1p-53;  // [0, 1)
+      const double v = std::isfinite(*hi - *lo) ? *lo + (*hi - *lo) * unit : *lo;
+      return BigInt(static_cast<int64_t>(f64::toBits(v)));
+    }
+    const TypeKind k = s->type->kind;
+    if (k != TypeKind::Int && k != TypeKind::I32 && k != TypeKind::I64) return std::nullopt;
+    auto [lo, hi] = bracket(s, base);
+    if (!lo || !hi || *lo > *hi) return std::nullopt;
+    if (r >= *lo && r <= *hi) return r;
+    return randomIn(rng_, *lo, *hi);
+  }
+
+  // randomValue for an f64 that `base` refuses: the same, with the least and greatest solutions
+  // found by nearestFloat and a value drawn uniformly between them (as reals, then rounded); no
+  // nearest solution when that draw is refused too: simplePC's solution then chooses.
+  std::optional<BigInt> randomFloat(ExprRef s, const std::vector<ExprRef>& base) {
+    const double range = static_cast<double>(kRandomRange);
+    auto [lo, hi] = floatBracket(s, base);
     if (lo && hi && *lo > *hi) {  // no solution in the range: one side, by a coin
       if (rng_() % 2)
         lo.reset();
@@ -601,6 +678,12 @@ class MixedPathSolver final : public CachedPathSolver {
   MixedOptions o_;
   std::mt19937_64 rng_;
   uint64_t lastTries_ = 0;
+  // Random solving: the least and greatest solutions of s in the random range, keyed by (s's
+  // slice, s). Kept across queries: the slice is hash-consed, and a deeper path's query usually
+  // has the same envelope slices as its parent's.
+  std::map<std::vector<ExprRef>, std::pair<std::optional<BigInt>, std::optional<BigInt>>> ranges_;
+  std::map<std::vector<ExprRef>, std::pair<std::optional<double>, std::optional<double>>>
+      floatRanges_;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@ void SolvingStats::add(const SolvingStats& o) {
   tries += o.tries;
   heuristicSuccesses += o.heuristicSuccesses;
   brackets += o.brackets;
+  concreteRefutations += o.concreteRefutations;
   exhausted += o.exhausted;
   undecided += o.undecided;
   unknown += o.unknown;

@@ -48,10 +48,11 @@ struct SolvingStats {
   uint64_t undecided = 0;           // mixed: every try failed (the query is not known)
   uint64_t unknown = 0;             // mixed: tries the solver answered unknown
   uint64_t brackets = 0;  // mixed, random: searches for a symbol's least and greatest solutions
-  uint64_t concretizations = 0;  // exe, dart: complex terms replaced by concrete values
-  uint64_t runs = 0;             // dart: concrete executions
-  uint64_t restarts = 0;         // dart: directed searches started from random inputs
-  uint64_t mispredictions = 0;   // dart: a run that did not take the predicted branch
+  uint64_t concreteRefutations = 0;  // mixed: tries refuted by running complexPC', no query
+  uint64_t concretizations = 0;      // exe, dart: complex terms replaced by concrete values
+  uint64_t runs = 0;                 // dart: concrete executions
+  uint64_t restarts = 0;             // dart: directed searches started from random inputs
+  uint64_t mispredictions = 0;       // dart: a run that did not take the predicted branch
   // Queries answered without the solver chain (cached_solver.h): by a model of an earlier sat
   // answer, and as unsat by an earlier unsat query inside them or by their shape.
   uint64_t cacheSat = 0, cacheUnsat = 0;

@@ -43,6 +43,8 @@ COMMANDS = [
     ("testgen classic", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "classic"], 10000, 6100),
     ("testgen mixed", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "mixed"], 10000, 6100),
     ("testgen exe", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "exe"], 10000, 6100),
+    # f64 with a native, random solving's 1000 rounds of tries per query (issue #19).
+    ("testgen mixed f64", ["testgen", model("floats.tdm"), "--entry", "walk", "--paper-defaults"], 40, 30),
     ("testgen dart", ["testgen", model("paths.tdm"), "--entry", "walk", "--solving", "dart"], 10000, 6100),
     ("testgen guided", ["testgen", model("paths.tdm"), "--entry", "walk", "--guide", "may-must"], 10000, 6100),
     ("testgen dse", ["testgen", model("paths.tdm"), "--entry", "walk", "--dse"], 10000, 6100),

@@ -86,15 +86,17 @@ PcAnswer mixedCheck(const Fixture& f, smt::Solver& s, const std::vector<ExprRef>
 }
 
 // Every formula of the certificate holds in `m`, and so does the path condition once the complex
-// terms take their concrete values on m's inputs.
+// terms take their concrete values on m's inputs (`inputs`: the symbols, by default x and y).
 void checkWitness(const Fixture& f, smt::Solver& s, const std::vector<ExprRef>& pc,
-                  const PcAnswer& a) {
+                  const PcAnswer& a, std::vector<ExprRef> inputs = {}) {
   REQUIRE(a.isSat());
   REQUIRE(a.certificate);
+  if (inputs.empty()) inputs = {f.x, f.y};
   auto pcs = makeMixedPathSolver(s, *f.ev, {});
-  smt::MinimizedModel mm = pcs->inputs(pc, a.certificate, std::vector<ExprRef>{f.x, f.y});
+  smt::MinimizedModel mm = pcs->inputs(pc, a.certificate, inputs);
   REQUIRE(mm.model);
-  SymbolValues values{{f.x, *mm.model->evalInt(f.x)}, {f.y, *mm.model->evalInt(f.y)}};
+  SymbolValues values;
+  for (ExprRef in : inputs) values.emplace(in, *mm.model->evalInt(in));
   for (ExprRef c : pc) {
     auto v = evalConcretely(*f.ev, *f.em, c, values);
     REQUIRE(v);
@@ -701,6 +703,52 @@ TEST_CASE("mixed: random solving brackets each independent range once, across tr
   }
 }
 
+TEST_CASE(
+    "mixed: random tries inside interval slices, refuted by running complexPC', ask nothing") {
+  // -50 <= u <= -10 bounds u alone by constants: every value between its least and greatest
+  // solutions is one, so draws there need no query (negative doubles: bit patterns with the
+  // sign bit set). A try whose complexPC' is false when run is refuted without the solver, so
+  // 40 rounds of random tries cost the queries of 2 (the bracket search and the first solution;
+  // each on a fresh solver, whose caches start empty).
+  Fixture f("proc test(u: f64): f64 { return sqrt(u); }");
+  ExprManager& em = *f.em;
+  TypeRef d = em.types().f64Type();
+  ExprRef u = em.freshSymbol("u", d);
+  ExprRef root = nullptr;
+  for (uint32_t i = 0; i < f.p->callees.size(); ++i)
+    if (f.p->calleeName(i) == "sqrt") root = em.mk(Op::Call, d, {em.mk(Op::Neg, d, {u})}, i);
+  REQUIRE(root);
+  auto cmp = [&](Op op, ExprRef a, double c) {
+    return em.mk(op, f.boolT(), {a, em.floatConst(c)});
+  };
+  auto within = [&](double bound) {
+    return std::vector<ExprRef>{em.mkNot(cmp(Op::Lt, u, -50.0)), em.mkNot(cmp(Op::Gt, u, -10.0)),
+                                cmp(Op::Gt, root, bound)};
+  };
+  for (auto b : smt::allBackends()) {
+    CAPTURE(smt::backendName(b));
+    MixedOptions o;
+    o.seed = 1;
+    o.heuristics = {Heuristic::Random};
+    auto queries = [&](uint64_t rounds, SolvingStats& st) {
+      o.maxTries = rounds;
+      auto fresh = f.solver(b);
+      CHECK(mixedCheck(f, *fresh, within(8.0), o, &st).undecided);  // sqrt(50) < 8
+      return fresh->stats().queries;
+    };
+    SolvingStats two, forty;
+    const uint64_t q2 = queries(2, two), q40 = queries(40, forty);
+    CHECK(q40 == q2);
+    CHECK(forty.tries == 41);
+    CHECK(forty.concreteRefutations == 41);
+    // sqrt(-u) > 6.9 needs u < -47.61, about 6% of the interval: found, and inside it.
+    o.maxTries = 200;
+    auto s = f.solver(b);
+    PcAnswer a = mixedCheck(f, *s, within(6.9), o);
+    checkWitness(f, *s, within(6.9), a, {u});
+  }
+}
+
 TEST_CASE("mixed: random solving draws solutions of simplePC (ISSTA'11 Sect. 3.5)") {
   Fixture f(kHash);
   // 0 < x < 100 && isqrt(x) == 7 needs 49 <= x <= 63. simplePC mentions x, so the old random
@@ -821,9 +869,15 @@ proc test(x: int) {
     o.paperDefaults = true;
     r = command(*p, o);
     CHECK(r.report["heuristic"] == "random");
+    CHECK(r.report["max_tries"] == symbolic::kPaperMaxTries);
     CHECK(has(r.report["covered_labels"], "A"));
     CHECK(has(r.report["covered_labels"], "B"));
     CHECK(r.report["stats"]["divergences"] == 0);
+    // --max-tries given wins.
+    o.given.push_back("max-tries");
+    r = command(*p, o);
+    CHECK(r.report["max_tries"] == 30);
+    CHECK(has(r.report["covered_labels"], "A"));
     // --heuristic given wins.
     o.given.push_back("heuristic");
     o.heuristic = "incremental,partition";
@@ -842,4 +896,21 @@ proc test(x: int) {
     CHECK(r.exit != 2);
     CHECK(r.report["heuristic"] == "random");
   }
+}
+
+TEST_CASE("complex terms: path conditions are DAGs; each shared subterm is visited and run once") {
+  // A loop's `a := a * a + a` doubles the tree of `a` per iteration: 64 iterations make a tree
+  // of 2^64 nodes on a DAG of about 130. Walking it as a tree (the non-linearity test's array
+  // check, the concrete run of a complex term) never ended.
+  Fixture f(kHash);
+  ExprRef a = f.x;
+  for (int i = 0; i < 64; ++i) a = f.bin(Op::Add, f.bin(Op::Mul, a, a), a);
+  ExprRef c = f.bin(Op::Gt, a, f.num(0));
+  CHECK(isComplexTerm(a->kid(0)));
+  std::vector<ExprRef> terms;
+  collectComplexTerms(c, terms);
+  CHECK(terms.size() == 64);  // one product per level: each outside the others
+  auto v = evalConcretely(*f.ev, *f.em, c, SymbolValues{{f.x, BigInt(0)}});
+  REQUIRE(v);
+  CHECK((*v)->isFalse());  // 0 * 0 + 0 at every level
 }

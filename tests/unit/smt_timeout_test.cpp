@@ -3,6 +3,7 @@
 #include "smt_test_support.h"
 
 #include "mc/smt/caching_solver.h"
+#include "mc/smt/incremental_solver.h"
 #include "mc/smt/independent_solver.h"
 #include "mc/smt/smt_error.h"
 
@@ -124,4 +125,38 @@ TEST_CASE("smt: a time limit set in the middle of a session keeps its scopes") {
     s->add(c.lt(x, c.num(50)));
     CHECK(s->check().isUnsat());
   }
+}
+
+TEST_CASE("smt: once the run has stopped, the outermost layer answers unknown, the back end idle") {
+  // An incremental layer pops its scopes before a check reaches the back end, and popping the
+  // bit-blasted scopes of f64 path conditions took Z3 seconds each: after --timeout, every query
+  // of a loop of tries paid that, and a run overran --timeout 20 by 95 s. Now no layer works.
+  Ctx c;
+  ExprRef x = c.sym("x", c.intT());
+  auto fake = std::make_unique<FakeSolver>(CheckResult::sat());
+  FakeSolver* raw = fake.get();
+  auto s = makeIncrementalSolver(makeCachingSolver(std::move(fake)));
+  bool stop = false;
+  QueryStop q;
+  q.stopNow = [&] { return stop; };
+  s->setQueryStop(q);
+  std::vector<ExprRef> pc{c.gt(x, c.num(0))};
+  CHECK(s->check(pc).isSat());
+  CHECK_FALSE(s->stopped());
+  const unsigned level = raw->level();
+  const uint64_t reached = raw->stats().queries;
+  stop = true;
+  CHECK(s->stopped());
+  std::vector<ExprRef> other{c.lt(x, c.num(0))};
+  CheckResult r = s->check(other);
+  CHECK(r.isUnknown());
+  CHECK(r.reason == "interrupted");
+  CHECK(raw->stats().queries == reached);  // the back end was not asked
+  CHECK(raw->level() == level);            // nor were its scopes touched
+  // A deadline that has passed: "timeout".
+  QueryStop late;
+  late.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  s->setQueryStop(late);
+  CHECK(s->check(pc).reason == "timeout");
+  CHECK(raw->stats().queries == reached);
 }
