@@ -77,6 +77,15 @@ native isqrt(x: int): int;
 proc test(x: int, y: int): int { return hash(x) + plain(y) + isqrt(x); }
 )";
 
+// Random solving alone, `rounds` rounds of tries, seeded.
+MixedOptions randomOptions(uint64_t rounds, uint64_t seed) {
+  MixedOptions o;
+  o.heuristics = {Heuristic::Random};
+  o.maxTries = rounds;
+  o.seed = seed;
+  return o;
+}
+
 PcAnswer mixedCheck(const Fixture& f, smt::Solver& s, const std::vector<ExprRef>& pc,
                     MixedOptions o, SolvingStats* stats = nullptr) {
   auto pcs = makeMixedPathSolver(s, *f.ev, o);
@@ -401,10 +410,7 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     auto s = f.solver(b);
-    MixedOptions o;
-    o.heuristics = {Heuristic::Random};
-    o.maxTries = 20;
-    o.seed = 1;
+    MixedOptions o = randomOptions(20, 1);
     SolvingStats st;
     // x*x*x > 0 alone: simplePC is empty, its least solution x = 0 fails, random values do not.
     PcAnswer a = mixedCheck(f, *s, {cubePos}, o, &st);
@@ -692,10 +698,7 @@ TEST_CASE("mixed: random solving brackets each independent range once, across tr
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
     auto s = f.solver(b);
-    MixedOptions o;
-    o.maxTries = 12;
-    o.seed = 1;
-    o.heuristics = {Heuristic::Random};
+    MixedOptions o = randomOptions(12, 1);
     SolvingStats st;
     CHECK(mixedCheck(f, *s, pc, o, &st).undecided);
     CHECK(st.tries == 13);
@@ -727,9 +730,7 @@ TEST_CASE(
   };
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
-    MixedOptions o;
-    o.seed = 1;
-    o.heuristics = {Heuristic::Random};
+    MixedOptions o = randomOptions(0, 1);
     auto queries = [&](uint64_t rounds, SolvingStats& st) {
       o.maxTries = rounds;
       auto fresh = f.solver(b);
@@ -820,9 +821,7 @@ TEST_CASE("mixed: random solving draws solutions of simplePC (ISSTA'11 Sect. 3.5
     for (auto b : smt::allBackends()) {
       CAPTURE(smt::backendName(b));
       auto s = f.solver(b);
-      MixedOptions o;
-      o.heuristics = {Heuristic::Random};
-      o.seed = 3;
+      MixedOptions o = randomOptions(10, 3);
       SolvingStats st;
       PcAnswer a = mixedCheck(f, *s, top, o, &st);
       CHECK(st.tries == 11);
