@@ -499,26 +499,87 @@ class MixedPathSolver final : public CachedPathSolver {
     if (known == floatRanges_.end()) {
       ++stats_.brackets;
       const double range = static_cast<double>(kRandomRange);
-      known = floatRanges_
-                  .emplace(std::move(key), std::make_pair(nearestFloat(base, s, -range, true),
-                                                          nearestFloat(base, s, range, false)))
-                  .first;
+      std::pair<std::optional<double>, std::optional<double>> ends;
+      if (auto bounds = isInterval(base, s) ? floatInterval(base, s) : std::nullopt) {
+        // Read off the bounds: a solver's binary search asks about 40 bit-blasted queries.
+        const auto [lo, hi] = *bounds;
+        if (lo <= hi) {
+          if (hi >= -range) ends.first = std::max(lo, -range);
+          if (lo <= range) ends.second = std::min(hi, range);
+        }
+      } else {
+        ends = {nearestFloat(base, s, -range, true), nearestFloat(base, s, range, false)};
+      }
+      known = floatRanges_.emplace(std::move(key), ends).first;
     }
     return known->second;
   }
 
-  // Whether `base` only bounds `s` by constants (s < c, s >= c, s == c, ..., or their negations):
+  // The solutions of an f64 interval slice (isInterval) other than NaN, from its constant
+  // bounds: [lo, hi], empty when lo > hi; nullopt for a bound that is not an f64 literal.
+  static std::optional<std::pair<double, double>> floatInterval(const std::vector<ExprRef>& base,
+                                                                ExprRef s) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double lo = -inf, hi = inf;
+    for (ExprRef c : base) {
+      const bool negated = c->op == Op::Not;
+      if (negated) c = c->kids[0];
+      Op op = c->op;
+      ExprRef k = c->kids[1];
+      if (c->kids[0] != s) {  // c < s is s > c
+        k = c->kids[0];
+        op = op == Op::Lt   ? Op::Gt
+             : op == Op::Gt ? Op::Lt
+             : op == Op::Le ? Op::Ge
+             : op == Op::Ge ? Op::Le
+                            : op;
+      }
+      if (k->op != Op::FloatConst) return std::nullopt;
+      const double v = f64::fromBits(static_cast<uint64_t>(k->value.wrapTo(64)));
+      if (std::isnan(v)) {  // s < NaN never holds; its negation always does
+        if (!negated) return std::make_pair(inf, -inf);
+        continue;
+      }
+      if (negated)  // !(s < v) is s >= v, for every s but NaN
+        op = op == Op::Lt ? Op::Ge : op == Op::Le ? Op::Gt : op == Op::Gt ? Op::Le : Op::Lt;
+      switch (op) {
+        case Op::Lt:
+          hi = std::min(hi, std::nextafter(v, -inf));
+          break;
+        case Op::Le:
+          hi = std::min(hi, v);
+          break;
+        case Op::Gt:
+          lo = std::max(lo, std::nextafter(v, inf));
+          break;
+        case Op::Ge:
+          lo = std::max(lo, v);
+          break;
+        default:  // Eq
+          lo = std::max(lo, v);
+          hi = std::min(hi, v);
+          break;
+      }
+    }
+    return std::make_pair(lo, hi);
+  }
+
+  // Whether `base` only bounds `s` by constants (s < c, s >= c, s == c, ..., the orderings also
+  // negated; `!(s == c)` is not an interval):
   // its solutions are then an interval of s's order (plus NaN for a negated f64 comparison), so
   // every value between two solutions is one, and drawing there needs no query.
   static bool isInterval(const std::vector<ExprRef>& base, ExprRef s) {
     for (ExprRef c : base) {
-      if (c->op == Op::Not) c = c->kids[0];
+      const bool negated = c->op == Op::Not;
+      if (negated) c = c->kids[0];
       switch (c->op) {
         case Op::Lt:
         case Op::Le:
         case Op::Gt:
         case Op::Ge:
+          break;
         case Op::Eq:
+          if (negated) return false;
           break;
         default:
           return false;

@@ -59,8 +59,8 @@ std::optional<std::vector<Heuristic>> parseHeuristicList(std::string_view text,
 // --paper-defaults' rounds of tries (random solving). The paper does not give its number; random
 // tries are cheap (a draw inside interval slices asks nothing, and a try refuted by running
 // complexPC' asks nothing), and on models/issta11/tsafe.tdm, 10 seeds, all five targets were
-// covered in 0/10 trials with 10 rounds, 1/10 with 100, 8/10 with 300 and 10/10 with 1000
-// (about 3 s each; docs/symbolic.md).
+// covered in 0/10 trials with 10 rounds, 1/10 with 100, 9/10 with 300 and 10/10 with 1000
+// (about 4.5 s each; docs/symbolic.md).
 inline constexpr uint64_t kPaperMaxTries = 1000;
 
 struct MixedOptions {
