@@ -13,18 +13,26 @@ namespace {
 // Mixed solving evaluates a complex term on values of its symbols, which are scalars: a term
 // that reads an array symbol stays with the solver (found by the ICSE'16 benchmark: `a[0] * n`
 // pinned the array to an integer, and both back ends refused the query).
-// Each shared subterm once: path conditions are DAGs whose trees grow exponentially.
-bool readsArray(ExprRef e) {
+// Whether some node of `e` satisfies `pred`; each shared subterm once (path conditions are DAGs
+// whose trees grow exponentially).
+template <class Pred>
+bool anyNode(ExprRef e, Pred pred) {
   std::vector<ExprRef> todo{e};
   std::unordered_set<ExprRef> seen;
   while (!todo.empty()) {
     ExprRef n = todo.back();
     todo.pop_back();
     if (!seen.insert(n).second) continue;
-    if (n->op == Op::Symbol && n->type && n->type->kind == TypeKind::Array) return true;
+    if (pred(n)) return true;
     for (ExprRef k : n->kids) todo.push_back(k);
   }
   return false;
+}
+
+bool readsArray(ExprRef e) {
+  return anyNode(e, [](ExprRef n) {
+    return n->op == Op::Symbol && n->type && n->type->kind == TypeKind::Array;
+  });
 }
 
 }  // namespace
@@ -36,18 +44,7 @@ bool isNonLinear(ExprRef e) {
 
 bool isComplexTerm(ExprRef e) { return e->op == Op::Call || isNonLinear(e); }
 
-bool hasComplexTerm(ExprRef e) {
-  std::vector<ExprRef> todo{e};
-  std::unordered_set<ExprRef> seen;
-  while (!todo.empty()) {
-    ExprRef n = todo.back();
-    todo.pop_back();
-    if (!seen.insert(n).second) continue;
-    if (isComplexTerm(n)) return true;
-    for (ExprRef k : n->kids) todo.push_back(k);
-  }
-  return false;
-}
+bool hasComplexTerm(ExprRef e) { return anyNode(e, isComplexTerm); }
 
 namespace {
 
