@@ -154,7 +154,15 @@ void Exporter::clausesFrom(const std::vector<ir::LocId>& pcs) {
 
 HornSystem Exporter::run() {
   std::vector<ExprRef> initCond;
-  SymConfig c0 = frag_.initialConfig(o_.entry, initCond);
+  std::vector<FragmentEnd> failing;  // failing initialisers: errors without a step
+  SymConfig c0 = frag_.initialConfig(o_.entry, initCond, &failing);
+  for (FragmentEnd& e : failing) {
+    SymConfig inputs = c0;  // the same input symbols, in the same element form
+    inputsToElementForm(p_, sev_, inputs, e.pathCond);
+    if (w_.clause(describe(*e.error) + ", in an initialiser", std::nullopt, e.pathCond,
+                  std::nullopt))
+      ++out_.queryClauses;
+  }
   inputsToElementForm(p_, sev_, c0, initCond);
   if (!frag_.isCutpoint(c0.pcs))
     throw Unsupported("initial locations that are not cutpoints (" + abs_.locationText(c0.pcs) +

@@ -349,6 +349,10 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     case search::Outcome::Exhausted:
       rep.verdict = testsOnly ? Verdict::Unknown : Verdict::Verified;
       if (testsOnly) rep.reason = "only the executions from the `test` inputs were explored";
+      // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` verifies anything.
+      if (res.states == 0 && r.diag)
+        *r.diag << "tandem: warning: there is no initial state (the `init` conditions exclude "
+                   "every input): the verdict holds vacuously\n";
       break;
     case search::Outcome::Incomplete:
       rep.verdict = Verdict::Unknown;

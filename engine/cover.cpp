@@ -188,8 +188,8 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   if (!r.testsOut.empty()) {
     std::vector<TestDeclLine> decls;
     for (const cover::CoverTest& t : res.tests)
-      decls.push_back(
-          {callText(p, entry, t.end.args), t.replay.error ? "error" : "pass", t.end.script.size()});
+      decls.push_back({callText(p, entry, t.end.args, true), t.replay.error ? "error" : "pass",
+                       t.end.script.size()});
     writeTestDecls(r.testsOut,
                    "Tests of `tandem cover --entry " + r.entry + " --unwind " +
                        std::to_string(r.unwind) + " --algo " + cover::algoName(r.algo) + "` on " +

@@ -43,16 +43,20 @@ std::optional<exec::Value> parseArg(const std::string& text, TypeRef t) {
   return exec::integralValue(t, *v);
 }
 
-// Inputs (globals without an initialiser) are drawn at random until every `init` holds.
+// Inputs (globals without an initialiser) are drawn at random until every `init` holds. An
+// initialiser that fails for them is the model's error, reported as a failing step would be.
 template <typename Make>
-exec::State startSatisfyingInits(const exec::Evaluator& ev, Make make, exec::Chooser& chooser,
-                                 const std::string& file) {
+exec::Result<exec::State> startSatisfyingInits(const exec::Evaluator& ev, Make make,
+                                               exec::Chooser& chooser, const std::string& file) {
   constexpr int kTries = 1000;
   for (int i = 0; i < kTries; ++i) {
     auto st = make(chooser);
-    if (!st.ok()) throw inputError(file, "cannot build the initial state: " + st.error().message);
+    if (!st.ok() && st.error().excluded) continue;
+    if (!st.ok() && st.error().limit)
+      throw inputError(file, "cannot build the initial state: " + st.error().message);
+    if (!st.ok()) return st;
     auto holds = ev.initsHold(st.value());
-    if (holds.ok() && holds.value()) return std::move(st).value();
+    if (holds.ok() && holds.value()) return st;
   }
   throw inputError(file, "no random choice of the inputs satisfied the `init` conditions in " +
                              std::to_string(kTries) +
@@ -92,6 +96,13 @@ class Walk {
         rng_(r.seed) {}
 
   void go(exec::State& s);
+  // The initial state could not be built: `e` fails an initialiser.
+  void failedToStart(const exec::ExecError& e) {
+    if (tracked(e.kind))
+      fail(e, "(initial state)");
+    else
+      stopped = std::string("untracked ") + ir::errorKindName(e.kind) + " ended the execution";
+  }
   exec::RandomChooser& chooser() { return chooser_; }
 
   std::optional<ErrorInfo> error;
@@ -258,17 +269,19 @@ Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
   RunBudget rb(r);
   exec::Evaluator ev(p, natives);
   Walk walk(p, r, ev, rb.budget, observer);
-  exec::State s;
-  if (entry != ir::kNone) {
+  auto start = [&]() -> exec::Result<exec::State> {
+    if (entry == ir::kNone)
+      return startSatisfyingInits(
+          ev, [&](exec::Chooser& c) { return ev.makeInitialState(c); }, walk.chooser(), r.file);
     const std::vector<exec::Value> args = entryArgs(p, entry, r);
-    s = startSatisfyingInits(
+    return startSatisfyingInits(
         ev, [&](exec::Chooser& c) { return ev.makeEntryState(entry, args, c); }, walk.chooser(),
         r.file);
-  } else {
-    s = startSatisfyingInits(
-        ev, [&](exec::Chooser& c) { return ev.makeInitialState(c); }, walk.chooser(), r.file);
-  }
-  walk.go(s);
+  }();
+  if (start.ok())
+    walk.go(start.value());
+  else
+    walk.failedToStart(start.error());
 
   Report rep;
   rep.command = "run";
@@ -285,7 +298,7 @@ Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
       rep.extra["error_trace_from_step"] = walk.recent.front().step;
     rep.error = walk.error;
   }
-  rep.extra["final_state"] = stateJson(p, s);
+  if (start.ok()) rep.extra["final_state"] = stateJson(p, start.value());
   return rep;
 }
 

@@ -82,17 +82,18 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     }
     coverage.addLabels(rp.labels);
     coverage.addPath(end.path);
-    decls.push_back({callText(p, entry, end.args), t["result"], end.script.size()});
+    decls.push_back({callText(p, entry, end.args, true), t["result"], end.script.size()});
     tests.push_back(std::move(t));
   }
 
   const std::optional<search::Stop>& stop = run->rb.budget.stopped();
   if (failing) {
     rep.verdict = Verdict::Error;
-  } else if (stop || res.depthCuts || res.unknownAnswers || !budget.enough().empty()) {
-    // A bound or an interrupt cut the search, or an unknown answer may hide paths: never a silent
-    // success. Undecided mixed queries and concretization only shorten the list (the reason and
-    // the stats say so).
+  } else if (stop || res.depthCuts || res.unknownAnswers || res.solving.undecided ||
+             !budget.enough().empty()) {
+    // A bound or an interrupt cut the search, an unknown answer may hide paths, or mixed solving
+    // dropped the paths it could not decide (one may fail): never a silent success. EXE-style
+    // concretization only shortens the list (the reason and the stats say so).
     rep.verdict = Verdict::Unknown;
   } else {
     rep.verdict = Verdict::Completed;

@@ -119,7 +119,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
     }
     coverage.addLabels(rp.labels);
     coverage.addPath(end.path);
-    decls.push_back({callText(p, entry, end.args), j["result"], end.script.size()});
+    decls.push_back({callText(p, entry, end.args, true), j["result"], end.script.size()});
     tests.push_back(std::move(j));
   }
 

@@ -233,12 +233,15 @@ std::vector<TraceStep> traceSteps(const ir::Program& p, const search::Trace& tr)
   return out;
 }
 
-std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec::Value>& args) {
+std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec::Value>& args,
+                     bool source) {
   const ir::Cfa& c = p.cfas[cfa];
   std::string name = c.kind == ir::CfaKind::ClassInit ? p.classes[c.classIndex].name : c.name;
   if (c.kind == ir::CfaKind::Method) name = name.substr(name.rfind('.') + 1);
   std::string out = name + "(";
-  for (size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i].toString();
+  exec::ValueNames names;
+  names.source = source;
+  for (size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i].toString(&names);
   return out + ")";
 }
 

@@ -51,7 +51,9 @@ std::vector<TraceStep> replayTrace(const ir::Program& p, ir::CfaId entry, const 
 ErrorInfo replayError(const ir::Program& p, ir::CfaId entry, const symbolic::Replay& r,
                       const symbolic::PathEnd& end);
 // `C(1, 2)` for a class initialiser, `m(3)` for a method, `f(4)` for a procedure.
-std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec::Value>& args);
+// `source`: as the language reads it back (`test` declarations; f64::sourceText).
+std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec::Value>& args,
+                     bool source = false);
 nlohmann::json valueJson(const exec::Value& v);  // numbers, booleans, lists, else text
 nlohmann::json inputsJson(const symbolic::PathEnd& end);
 // The class analysis: the initialiser's call, then each method call, with named arguments.

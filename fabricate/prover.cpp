@@ -144,6 +144,8 @@ class Prover {
   // One pass over the open checks; true if something was fabricated.
   bool checkPass();
   void initialCheck();
+  // A failing initialiser (LANGUAGE.md) is a real error: no state, no step.
+  void initialErrors(const std::vector<search::FoundError>& concrete);
   bool checkInvariantsOf(uint32_t id, Fragments& f);
   // Eager: every candidate abstract state at `post`'s locations that `as` (the pre-state's
   // gamma and the path) can reach is added; one query per candidate not yet known.
@@ -565,11 +567,13 @@ exec::State Prover::shape() const {
     std::vector<exec::Value> args;
     for (ir::VarId v : p_.cfas[o_.entry].params)
       args.push_back(exec::defaultValue(p_.vars[v].type));
-    auto s = ev_.makeClassInitState(o_.classIndex, std::move(args), chooser);
+    auto s = ev_.makeClassInitState(o_.classIndex, std::move(args), chooser,
+                                    exec::Evaluator::Inits::Ignore);
     if (!s) throw symbolic::NotImplemented("a state shape (" + s.error().message + ")");
     return std::move(s).value();
   }
-  auto s = o_.entry == ir::kNone ? ev_.makeInitialState(chooser)
+  constexpr auto kShape = exec::Evaluator::Inits::Ignore;  // a template: inputs come later
+  auto s = o_.entry == ir::kNone ? ev_.makeInitialState(chooser, kShape)
                                  : ev_.makeEntryState(
                                        o_.entry,
                                        [&] {
@@ -578,7 +582,7 @@ exec::State Prover::shape() const {
                                            args.push_back(exec::defaultValue(p_.vars[v].type));
                                          return args;
                                        }(),
-                                       chooser);
+                                       chooser, kShape);
   if (!s) throw symbolic::NotImplemented("a state shape (" + s.error().message + ")");
   return std::move(s).value();
 }
@@ -757,6 +761,26 @@ void Prover::enumerateCandidates(const std::vector<ExprRef>& as, const SymConfig
   }
 }
 
+void Prover::initialErrors(const std::vector<search::FoundError>& concrete) {
+  auto found = [&](const exec::ExecError& e) {
+    real_ = FoundProblem{e, {}, false};
+    stop_ = true;
+  };
+  if (!concrete.empty()) {
+    const search::FoundError& e = concrete.front();
+    found(exec::ExecError{e.kind, e.loc, e.message, false});
+    return;
+  }
+  // Inputs the concrete initial states do not enumerate: each failing initialiser symbolically.
+  std::vector<ExprRef> initCond;
+  std::vector<FragmentEnd> errors;
+  frag_.initialConfig(o_.entry, initCond, &errors);
+  for (const FragmentEnd& e : errors) {
+    if (stop_ || outOfBudget()) return;
+    if (query(e.pathCond).isSat()) return found(*e.error);
+  }
+}
+
 void Prover::initialCheck() {
   std::vector<ExprRef> initCond;
   SymConfig c0 = frag_.initialConfig(o_.entry, initCond);
@@ -796,8 +820,9 @@ ProveResult Prover::run() {
   } init(*this);
   if (o_.engine == ProveOptions::Engine::Fabricate) {
     sys_.initialStates(init);
-    execute(init.starts);
   }
+  initialErrors(init.errors);
+  if (o_.engine == ProveOptions::Engine::Fabricate && !stop_) execute(init.starts);
   if (!stop_) initialCheck();
   while (!stop_ && checkPass()) {
   }

@@ -309,6 +309,15 @@ class ClosedGen:
             self.globals.append(v)
             self.decls.append("var %s: int[%d] = [%s];" % (
                 v.name, v.length, ", ".join(str(r.randrange(v.mod)) for _ in range(v.length))))
+        inputs = [v for v in self.globals if v.name.startswith("t")]
+        arrs = [v for v in self.globals if v.kind == "intarr"]
+        if inputs and arrs and r.random() < 0.5:
+            # An initialiser that fails for some inputs `init` allows (index out of bounds), or
+            # for none: each `init` is due as soon as its globals are set (LANGUAGE.md).
+            a, t = arrs[0], inputs[0]
+            v = Var(self.fresh("g"), "int", mod=a.mod)
+            self.globals.append(v)
+            self.decls.append("var %s: int = %s[%s];" % (v.name, a.name, t.name))
         if r.random() < 0.4:
             v = Var(self.fresh("flag"), "boolarr", length=r.randint(2, 4))
             self.globals.append(v)
@@ -490,7 +499,18 @@ class ClosedGen:
             kind = r.choice(["int", "int", "bool"])
             v = Var(self.fresh("l"), kind, mod=r.randint(2, 3) if kind == "int" else None)
             proc.locals.append(v)
+        arrs = [v for v in self.globals if v.kind == "intarr"]
+        if arrs and r.random() < 0.15:
+            # A process-local initialiser that fails for some instances (index out of bounds):
+            # an error of the initial state.
+            a = r.choice(arrs)
+            v = Var(self.fresh("l"), "int", mod=a.mod)
+            proc.locals.append(v)
+            index = "pid + %d" % r.randint(0, 1) if proc.count else str(r.randint(0, a.length))
+            lines.append("  var %s: int = %s[%s];" % (v.name, a.name, index))
         for v in proc.locals:
+            if v.kind == "int" and lines[-1].startswith("  var %s:" % v.name):
+                continue
             if v.kind == "int":
                 init = "pid %% %d" % v.mod if proc.count and r.random() < 0.5 else str(
                     r.randrange(v.mod))
@@ -639,6 +659,10 @@ class OpenGen:
             self.globals.append((name, "int", n))
             self.decls.append("var %s: int[%d] = [%s];" % (
                 name, n, ", ".join(str(r.randint(-3, 9)) for _ in range(n))))
+            if r.random() < 0.15:  # a global initialiser that fails when the index is n
+                g = self.fresh("G")
+                self.globals.append((g, "int", None))
+                self.decls.append("var %s: int = %s[%d];" % (g, name, r.randint(0, n)))
 
     def const(self, t):
         r = self.rng
@@ -906,6 +930,18 @@ class OpenGen:
             env[v] = ("int", n, True)
             decls.append("  var %s: int[%d] = [%s];" % (
                 v, n, ", ".join(str(r.randint(-2, 6)) for _ in range(n))))
+        arrays = [(n, ln) for n, (t, ln, _) in env.items() if t == "int" and ln is not None]
+        if r.random() < 0.25 and self.names(env, "int"):
+            # An initialiser that fails for some inputs (index out of bounds, division by zero):
+            # on entry, without a step, an error all the same (LANGUAGE.md).
+            v = self.fresh("v")
+            if arrays and r.random() < 0.6:
+                a, _ = r.choice(arrays)
+                decls.append("  var %s: int = %s[%s];" % (v, a, self.int_expr(env, 1)))
+            else:
+                decls.append("  var %s: int = %d / (%s);" % (v, r.randint(1, 9),
+                                                             self.int_expr(env, 1)))
+            env[v] = ("int", None, True)
         body = []
         if entry and params and r.random() < 0.3:
             body.append("  assume %s;" % self.bool_expr(env, 1))

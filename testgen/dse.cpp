@@ -69,12 +69,7 @@ class Distances {
 class Dse {
  public:
   Dse(Forest& f, smt::Solver& solver, const DseOptions& o)
-      : f_(f),
-        p_(f.program()),
-        solver_(solver),
-        o_(o),
-        down_(p_, false),
-        any_(p_, true) {
+      : f_(f), p_(f.program()), solver_(solver), o_(o), down_(p_, false), any_(p_, true) {
     if (!o.target.empty()) {
       downToTarget_ = down_.to(o.target);
       toTarget_ = any_.to(o.target);
@@ -82,7 +77,7 @@ class Dse {
   }
 
   DseResult run() {
-    Inputs inputs;
+    Inputs inputs = initialInputs();
     std::optional<Target> promised;
     std::vector<Target> alsoPromised;
     for (;;) {
@@ -222,7 +217,7 @@ class Dse {
           if (node.error) continue;  // an error ends the run before the target
           const ir::LocId to = leadsTo(Target{c, n});
           if (toTarget_[to] == kFar) continue;  // cannot lead to it at all
-          dist = downToTarget_[to];  // kFar: only by returning (chosen after the others)
+          dist = downToTarget_[to];             // kFar: only by returning (chosen after the others)
         }
         std::tuple<uint32_t, uint64_t, uint64_t> key{dist, 0, 0};
         switch (order) {
@@ -296,6 +291,41 @@ class Dse {
     n.unreachable = true;
     r_.unreachable.push_back(UnreachableBranch{d.cfa, n.edge});
     return std::nullopt;
+  }
+
+  // The first inputs satisfy every `init` (KLEE and SPF start inside the precondition too):
+  // inputs that `init` excludes end the first run before any branch, leaving nothing to flip.
+  // An unsatisfiable or unanswered precondition leaves the defaults (the run then says so).
+  Inputs initialInputs() {
+    if (p_.inits.empty()) return {};
+    class Precondition final : public symbolic::TransferPolicy {
+     public:
+      explicit Precondition(Forest& f) : f_(f) {}
+      bool feasible(symbolic::SymState&) override { return true; }
+      void fail(const symbolic::SymState&, ExprRef, const exec::ExecError&, ir::EdgeId) override {}
+      symbolic::SymValue input(symbolic::SymState&, symbolic::InputKind kind, TypeRef t,
+                               const std::string& name) override {
+        ExprRef symbol = nullptr;
+        return f_.input(kind, count_[kind]++, name, t, symbol);
+      }
+      void successor(symbolic::SymState&&, ir::EdgeId) override {}
+      void returned(const symbolic::SymState&, ir::EdgeId) override {}
+
+     private:
+      Forest& f_;
+      std::map<symbolic::InputKind, size_t> count_;
+    } pre(f_);
+    symbolic::SymState s;
+    f_.transfer().enter(s, f_.entry(), pre);
+    PathQuery q;
+    q.conjuncts = s.pathCond;
+    solver_.push();
+    for (ExprRef c : q.conjuncts) solver_.add(c);
+    const smt::CheckResult res = solver_.check();
+    std::optional<smt::Model> model;
+    if (res.isSat()) model = solver_.model();
+    solver_.pop();
+    return model ? inputsOf(q, *model) : Inputs{};
   }
 
   Inputs inputsOf(const PathQuery& q, const smt::Model& m) {

@@ -119,15 +119,20 @@ class Evaluator {
   Result<bool> initsHold(const State& s) const;
 
   // --- Initial states. Globals without an initialiser are inputs: the Chooser gives them. ---
+  // Inits::Check: each `init` is evaluated when due (ir::Program::initSchedule); inputs it
+  // excludes give ExecError::excluded. Inits::Ignore: a state shape for states made from solver
+  // models (their inputs satisfy `init` by construction).
+  enum class Inits : uint8_t { Check, Ignore };
   // Closed system: a thread per process instance (Program::processes order, then instance), then
   // one for the rule set; process locals initialised, entry declarations run.
-  Result<State> makeInitialState(Chooser& chooser) const;
+  Result<State> makeInitialState(Chooser& chooser, Inits inits = Inits::Check) const;
   // Open system: one thread with one frame of `entry`, parameters from `args`.
-  Result<State> makeEntryState(ir::CfaId entry, std::vector<Value> args, Chooser& chooser) const;
+  Result<State> makeEntryState(ir::CfaId entry, std::vector<Value> args, Chooser& chooser,
+                               Inits inits = Inits::Check) const;
   // A new object of the class (fields from their initialisers) and one thread with the frame of
   // the class's init CFA, `this` set, at its entry: nothing of the body has run.
-  Result<State> makeClassInitState(uint32_t classIndex, std::vector<Value> args,
-                                   Chooser& chooser) const;
+  Result<State> makeClassInitState(uint32_t classIndex, std::vector<Value> args, Chooser& chooser,
+                                   Inits inits = Inits::Check) const;
   // Class analysis: replaces thread `t`'s call stack by one frame of `method` running on object
   // `self`, at its entry (globals and heap stay as they are).
   Status startMethod(State& s, ThreadId t, ir::CfaId method, std::vector<Value> args, ObjectId self,
@@ -194,8 +199,8 @@ class Evaluator {
   Status pushInitFrame(State& s, ThreadId t, uint32_t classIndex, std::vector<Value> args,
                        ir::EdgeId callEdge, Chooser& chooser, unsigned depth) const;
   // initial_state.cpp
-  Result<State> initialState(Chooser& chooser, const ir::Test* overrides) const;
-  Status initGlobals(State& s, Chooser& chooser, const ir::Test* overrides) const;
+  Result<State> initialState(Chooser& chooser, const ir::Test* overrides, Inits inits) const;
+  Status initGlobals(State& s, Chooser& chooser, const ir::Test* overrides, Inits inits) const;
   Result<std::vector<Value>> constantArgs(const std::vector<ExprRef>& args) const;
 
   const ir::Program& program_;

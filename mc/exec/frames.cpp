@@ -36,14 +36,19 @@ Status Evaluator::runEntryInits(State& s, ThreadId t, Chooser& chooser, unsigned
   for (const ir::Assignment& a : cfa.entryInits) {
     std::optional<Address> target;
     std::optional<Value> value;
+    // A failure is reported at its declaration (entry declarations take no step).
+    auto atDecl = [&](ExecError e) {
+      if (!e.loc.valid() && a.lhs->op == Op::Var) e.loc = program_.vars[a.lhs->payload].loc;
+      return e;
+    };
     {
       const Ctx c(s, t, depth);
       auto addr = lvalueIn(c, a.lhs);
-      if (!addr) return std::move(addr).error();
+      if (!addr) return atDecl(std::move(addr).error());
       target = std::move(addr).value();
       if (a.rhs && a.rhs->op != Op::Star) {
         auto v = evalIn(c, a.rhs);
-        if (!v) return std::move(v).error();
+        if (!v) return atDecl(std::move(v).error());
         value = coerceIntegral(v.value(), a.lhs->type);
       }
     }

@@ -23,17 +23,35 @@ ExecError at(ExecError e, SourceLoc loc) {
 
 }  // namespace
 
-Status Evaluator::initGlobals(State& s, Chooser& chooser, const ir::Test* overrides) const {
+Status Evaluator::initGlobals(State& s, Chooser& chooser, const ir::Test* overrides,
+                              Inits inits) const {
   // Defaults first, so that a slot is never read uninitialised.
   for (ir::VarId id : program_.globals) {
     const ir::Variable& v = program_.vars[id];
     if (v.slot >= s.globals.size()) s.globals.resize(v.slot + 1);
     s.globals[v.slot] = defaultValue(v.type);
   }
+  const std::vector<std::vector<size_t>> due = program_.initSchedule();
+  // Each `init` as soon as the globals it reads are set: inputs it excludes make no state, so
+  // an initialiser after it that would fail for them is no error.
+  auto initsDue = [&](size_t i) -> Status {
+    if (inits == Inits::Ignore) return Status::success();
+    for (size_t k : due[i]) {
+      auto b = evalBool(Ctx(s, kNoThread), program_.inits[k]);
+      if (!b || !b.value()) {
+        ExecError e{ir::ErrorKind::Assert, SourceLoc{}, "excluded by `init`", false};
+        e.excluded = true;
+        return e;
+      }
+    }
+    return Status::success();
+  };
+  Status st = initsDue(0);
+  if (!st) return st;
   // Then in declaration order: an initialiser may read the globals before it.
-  for (ir::VarId id : program_.globals) {
-    const ir::Variable& v = program_.vars[id];
-    ExprRef init = testValueFor(overrides, id);
+  for (size_t i = 0; i < program_.globals.size(); ++i) {
+    const ir::Variable& v = program_.vars[program_.globals[i]];
+    ExprRef init = testValueFor(overrides, program_.globals[i]);
     if (!init) init = v.init;
     Value value;
     if (!init || init->op == Op::Star) {
@@ -44,18 +62,21 @@ Status Evaluator::initGlobals(State& s, Chooser& chooser, const ir::Test* overri
       value = std::move(r).value();
     }
     s.globals[v.slot] = coerceIntegral(value, v.type);
+    st = initsDue(i + 1);
+    if (!st) return st;
   }
   return Status::success();
 }
 
-Result<State> Evaluator::makeInitialState(Chooser& chooser) const {
-  return initialState(chooser, nullptr);
+Result<State> Evaluator::makeInitialState(Chooser& chooser, Inits inits) const {
+  return initialState(chooser, nullptr, inits);
 }
 
-Result<State> Evaluator::initialState(Chooser& chooser, const ir::Test* overrides) const {
+Result<State> Evaluator::initialState(Chooser& chooser, const ir::Test* overrides,
+                                      Inits inits) const {
   if (!program_.isClosed()) return internalError("makeInitialState on an open system");
   State s;
-  Status st = initGlobals(s, chooser, overrides);
+  Status st = initGlobals(s, chooser, overrides, inits);
   if (!st) return std::move(st).error();
   for (ir::CfaId p : program_.processes) {
     const ir::Cfa& cfa = program_.cfas[p];
@@ -91,11 +112,11 @@ Result<State> Evaluator::initialState(Chooser& chooser, const ir::Test* override
   return s;
 }
 
-Result<State> Evaluator::makeEntryState(ir::CfaId entry, std::vector<Value> args,
-                                        Chooser& chooser) const {
+Result<State> Evaluator::makeEntryState(ir::CfaId entry, std::vector<Value> args, Chooser& chooser,
+                                        Inits inits) const {
   if (entry >= program_.cfas.size()) return internalError("bad entry CFA");
   State s;
-  Status st = initGlobals(s, chooser, nullptr);
+  Status st = initGlobals(s, chooser, nullptr, inits);
   if (!st) return std::move(st).error();
   s.threads.push_back(Thread{entry, 0, {}, {}});
   st = pushFrame(s, 0, entry, std::move(args), kNoObject, ir::kNone, chooser, 0);
@@ -104,10 +125,10 @@ Result<State> Evaluator::makeEntryState(ir::CfaId entry, std::vector<Value> args
 }
 
 Result<State> Evaluator::makeClassInitState(uint32_t classIndex, std::vector<Value> args,
-                                            Chooser& chooser) const {
+                                            Chooser& chooser, Inits inits) const {
   if (classIndex >= program_.classes.size()) return internalError("bad class index");
   State s;
-  Status st = initGlobals(s, chooser, nullptr);
+  Status st = initGlobals(s, chooser, nullptr, inits);
   if (!st) return std::move(st).error();
   s.threads.push_back(Thread{program_.classes[classIndex].init, 0, {}, {}});
   st = pushInitFrame(s, 0, classIndex, std::move(args), ir::kNone, chooser, 0);
@@ -128,7 +149,7 @@ Result<std::vector<Value>> Evaluator::constantArgs(const std::vector<ExprRef>& a
 
 Result<State> Evaluator::makeTestState(const ir::Test& test, Chooser& chooser) const {
   if (test.isState) {
-    auto s = initialState(chooser, &test);
+    auto s = initialState(chooser, &test, Inits::Check);
     if (!s) return at(std::move(s).error(), test.loc);
     return s;
   }

@@ -23,6 +23,9 @@ struct ExecError {
   // implementation, a nondeterministic choice inside an expression). Engines must report such an
   // execution as incomplete, never as a counterexample; `kind` is then only the nearest match.
   bool limit = false;
+  // Not an error either: the inputs chosen make an `init` condition false (or fail to evaluate)
+  // while the initial state is built (ir::Program::initSchedule), so they give no initial state.
+  bool excluded = false;
 
   static ExecError limitReached(ir::ErrorKind kind, std::string message) {
     return ExecError{kind, SourceLoc{}, std::move(message), true};

@@ -221,7 +221,7 @@ std::string Value::toString(const ValueNames* names) const {
     case ValueKind::I64:
       return num_.toString();
     case ValueKind::F64:
-      return f64::format(asF64());
+      return names && names->source ? f64::sourceText(asF64()) : f64::format(asF64());
     case ValueKind::Bool:
       return asBool() ? "true" : "false";
     case ValueKind::Enum: {

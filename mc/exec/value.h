@@ -57,6 +57,8 @@ struct ValueNames {
   // The name of an address's variable without the path, e.g. "x" or "o1.elems".
   std::function<std::string(const Address&)> address;
   std::function<std::string(ObjectId)> object;
+  // Text the language reads back (f64::sourceText), for `test` declarations.
+  bool source = false;
 };
 
 class Value {

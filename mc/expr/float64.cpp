@@ -35,6 +35,12 @@ std::string format(double d) {
   return s;
 }
 
+std::string sourceText(double d) {
+  if (std::isnan(d)) return "(0.0 / 0.0)";
+  if (std::isinf(d)) return d < 0 ? "(-1.0 / 0.0)" : "(1.0 / 0.0)";
+  return format(d);
+}
+
 double arith(Arith op, double a, double b) {
   switch (op) {
     case Arith::Add:

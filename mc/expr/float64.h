@@ -29,6 +29,9 @@ std::optional<double> parse(std::string_view text);
 // The shortest text that parses back to the same bits: `0.1`, `-0`, `1e+300`, `nan`, `inf`,
 // `-inf`. A finite value without `.`, `e` or `n` gets `.0`, so it reads as an f64 literal.
 std::string format(double d);
+// The same as an expression of the language, which has no literal for the values that are not
+// finite: `(0.0 / 0.0)`, `(1.0 / 0.0)`, `(-1.0 / 0.0)` (what `test` declarations are written in).
+std::string sourceText(double d);
 
 enum class Arith { Add, Sub, Mul, Div };
 double arith(Arith op, double a, double b);  // IEEE: x / 0 is +-inf or NaN, never an error

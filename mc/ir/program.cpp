@@ -1,5 +1,8 @@
 #include "mc/ir/program.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 namespace tandem::ir {
 
 const char* errorKindName(ErrorKind k) {
@@ -75,6 +78,19 @@ std::string Program::calleeName(uint32_t callee) const {
   if (callee >= callees.size()) return "?";
   const Callee& c = callees[callee];
   return c.native ? natives[c.index].name : cfas[c.index].name;
+}
+
+std::vector<std::vector<size_t>> Program::initSchedule() const {
+  std::unordered_map<VarId, size_t> position;
+  for (size_t i = 0; i < globals.size(); ++i) position.emplace(globals[i], i + 1);
+  std::vector<std::vector<size_t>> due(globals.size() + 1);
+  for (size_t k = 0; k < inits.size(); ++k) {
+    size_t after = 0;
+    for (uint32_t v : freeVars(inits[k]))
+      if (auto it = position.find(v); it != position.end()) after = std::max(after, it->second);
+    due[after].push_back(k);
+  }
+  return due;
 }
 
 }  // namespace tandem::ir

@@ -240,6 +240,12 @@ struct Program {
   bool endStates = true;
 
   bool isClosed() const { return !processes.empty() || rules != kNone; }
+  // When each `init` condition is evaluated while an initial state is built (LANGUAGE.md,
+  // "Initial states"): as soon as every global it reads is initialised. Entry i lists the
+  // conditions (indices into `inits`) due once globals[0..i-1] are, so entry 0 holds those that
+  // read no global and the vector has globals.size() + 1 entries. An initialiser that fails is an
+  // error for the inputs where every condition due before it holds; the others are not initial.
+  std::vector<std::vector<size_t>> initSchedule() const;
   // Whether some edge is a rendezvous (Sync) edge: engines without pairing refuse the model.
   bool hasRendezvous() const;
   // A location labelled `end...` (SPIN's end labels): a valid end state of its process.

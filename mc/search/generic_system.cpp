@@ -151,6 +151,7 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
         return;
       }
       if (!r.ok()) {
+        if (r.error().excluded) continue;  // inputs that `init` excludes: no initial state
         if (r.error().limit)
           sink.incomplete(r.error().message);
         else if (tracked(r.error().kind))

@@ -120,11 +120,14 @@ Trace buildTrace(TransitionSystem& sys, const std::vector<std::string>& path,
     if (!tr.replayed) tr.problem = "the replay raised a different error";
     return tr;
   }
-  if (last && res.error->kind == ir::ErrorKind::Invariant && !ev.checkInvariants(*last).ok()) {
-    tr.steps.push_back({res.error->move, cur, *last});
-    tr.replayed = true;
-    return tr;
-  }
+  // The state after the step violates an invariant, or cannot evaluate one (an index out of
+  // bounds inside it is the error's kind then).
+  if (last)
+    if (auto inv = ev.checkInvariants(*last); !inv.ok() && inv.error().kind == res.error->kind) {
+      tr.steps.push_back({res.error->move, cur, *last});
+      tr.replayed = true;
+      return tr;
+    }
   tr.problem = "the replayed final step does not fail";
   return tr;
 }

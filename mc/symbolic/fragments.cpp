@@ -298,12 +298,13 @@ std::vector<SymThread> FragmentBuilder::freshThreads(std::vector<ExprRef>& facts
   return out;
 }
 
-SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond) const {
+SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond,
+                                         std::vector<FragmentEnd>* errors) const {
   SymConfig c;
-  // The initial condition assumes the initialisers succeed: their errors are not fragments'.
+  // The initial condition assumes the initialisers succeed; their errors go to `errors`.
   std::vector<SymConfig> none;
-  std::vector<FragmentEnd> ignored;
-  Policy policy(*this, c.pcs, 0, none, ignored);
+  std::vector<FragmentEnd> failing;
+  Policy policy(*this, c.pcs, 0, none, failing);
   const bool ok = transfer_.enter(c.st, p_.isClosed() ? ir::kNone : entry, policy);
   if (p_.isClosed()) {
     for (ir::CfaId t : threadCfa_) c.pcs.push_back(p_.cfas[t].entry);
@@ -313,6 +314,9 @@ SymConfig FragmentBuilder::initialConfig(ir::CfaId entry, std::vector<ExprRef>& 
   initCond.insert(initCond.end(), c.st.pathCond.begin(), c.st.pathCond.end());
   c.st.pathCond.clear();
   if (!ok) initCond.push_back(p_.exprs->falseExpr());
+  if (errors)
+    for (FragmentEnd& e : failing)
+      if (e.kind == FragmentEnd::Kind::Error) errors->push_back(std::move(e));
   return c;
 }
 

@@ -42,8 +42,10 @@ class FragmentBuilder {
   std::vector<SymConfig> prestates(const std::vector<ir::LocId>& pcs) const;
   // The symbolic initial configuration: inputs (entry parameters, uninitialised globals) are
   // fresh symbols; `init` conditions and the initialisers' checks go into `initCond` (an
-  // initialiser that cannot succeed makes it false).
-  SymConfig initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond) const;
+  // initialiser that cannot succeed makes it false). A failing initialiser is an error of the
+  // model (LANGUAGE.md): its Error ends go to `errors` (no edges; each condition is complete).
+  SymConfig initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond,
+                          std::vector<FragmentEnd>* errors = nullptr) const;
   // Class analysis: a fragment that reaches the return of init or of a method goes on with a call
   // of every method, with fresh symbols as arguments (so that the invariance check quantifies
   // over them).

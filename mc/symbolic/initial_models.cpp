@@ -72,7 +72,7 @@ InitialModels enumerateInitialStates(const ir::Program& p, const exec::Evaluator
   }
   for (const SymThread& th : c.st.threads) c.pcs.push_back(p.cfas[th.cfa].entry);
   exec::ScriptedChooser chooser;
-  auto shape = ev.makeInitialState(chooser);
+  auto shape = ev.makeInitialState(chooser, exec::Evaluator::Inits::Ignore);
   if (!shape) {
     out.reason = "the initial state: " + shape.error().message;
     return out;

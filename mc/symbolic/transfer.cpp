@@ -32,7 +32,8 @@ bool Transfer::assume(Ctx& c, ExprRef cond) const {
   return c.policy.feasible(c.s);
 }
 
-bool Transfer::require(Ctx& c, const std::vector<Obligation>& obls, ir::EdgeId id) const {
+bool Transfer::require(Ctx& c, const std::vector<Obligation>& obls, ir::EdgeId id,
+                       SourceLoc declared) const {
   bool added = false;
   for (const Obligation& ob : obls) {
     if (ob.ok->isTrue()) continue;
@@ -41,7 +42,9 @@ bool Transfer::require(Ctx& c, const std::vector<Obligation>& obls, ir::EdgeId i
       continue;
     }
     if (tracked_[static_cast<size_t>(ob.kind)]) {
-      const SourceLoc loc = id == ir::kNone ? p_.locs[c.s.top().pc].loc : p_.edges[id].loc;
+      const SourceLoc loc = id != ir::kNone    ? p_.edges[id].loc
+                            : declared.valid() ? declared
+                                               : p_.locs[c.s.top().pc].loc;
       c.policy.fail(c.s, em_.mkNot(ob.ok), exec::ExecError{ob.kind, loc, ob.message, false}, id);
       if (c.policy.stopped()) return false;
     }
@@ -61,9 +64,10 @@ bool Transfer::runAssignments(Ctx& c, const std::vector<ir::Assignment>& as, boo
   };
   std::vector<Pending> pending;
   std::vector<Obligation> obls;
+  SourceLoc declared;  // entry declarations: the one whose checks are pending
   auto finish = [&] {
     if (!obls.empty()) {
-      if (!require(c, obls, id)) return false;
+      if (!require(c, obls, id, declared)) return false;
       obls.clear();
     }
     for (Pending& pd : pending)
@@ -73,6 +77,7 @@ bool Transfer::runAssignments(Ctx& c, const std::vector<ir::Assignment>& as, boo
     return true;
   };
   for (const ir::Assignment& a : as) {
+    if (id == ir::kNone && a.lhs->op == Op::Var) declared = p_.vars[a.lhs->payload].loc;
     Pending pd{lvalue(c, a.lhs, obls), std::nullopt, a.lhs->type};
     if (a.rhs && a.rhs->op != Op::Star) pd.value = ev_.coerce(eval(c, a.rhs, obls), a.lhs->type);
     pending.push_back(std::move(pd));

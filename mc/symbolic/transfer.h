@@ -118,9 +118,10 @@ class Transfer {
 
   // The initial state of a run, built in `s` (empty): globals (inputs from the policy, or their
   // initialisers), the `init` conditions, then (open systems: `entry` is not ir::kNone) the
-  // entry's frame with its parameters as inputs. Initialisers' checks and `init` are assumed;
-  // errors of field initialisers and entry declarations are reported at entry. False when the
-  // path cannot start (infeasible or failing).
+  // entry's frame with its parameters as inputs. Each `init` is assumed as soon as the globals
+  // it reads are set (ir::Program::initSchedule); a failing initialiser (global, process local,
+  // field or entry declaration) is an error reported at entry, as a failing step's is, under
+  // the conditions assumed before it. False when the path cannot start (infeasible or failing).
   bool enter(SymState& s, ir::CfaId entry, TransferPolicy& policy) const;
   // Class analysis: `s` is at a method boundary (its bottom frame returned); its frames become
   // one frame of `method` on object `self` with inputs as arguments. Errors of the entry
@@ -144,7 +145,9 @@ class Transfer {
   SymLvalue lvalue(Ctx& c, ExprRef e, std::vector<Obligation>& obls) const;
   // Forks the tracked errors of `obls` (raised by edge `id`, or on entry) and assumes the
   // obligations. False when the path cannot go on.
-  bool require(Ctx& c, const std::vector<Obligation>& obls, ir::EdgeId id) const;
+  // An error on entry is reported at `declared` (the failing declaration) when it is valid.
+  bool require(Ctx& c, const std::vector<Obligation>& obls, ir::EdgeId id,
+               SourceLoc declared = {}) const;
   // Adds `cond` to the path condition; false when the path cannot go on.
   bool assume(Ctx& c, ExprRef cond) const;
   // Assignments in parallel (a command) or one after another (entry declarations): lvalues and
@@ -153,10 +156,13 @@ class Transfer {
                       ir::EdgeId id) const;
 
   // --- transfer_frames.cpp ---
-  void initGlobals(Ctx& c) const;
+  // Globals in declaration order, each `init` assumed when due; false when the path fails.
+  bool initGlobals(Ctx& c) const;
   // Closed systems: every thread (processes in order, their instances, then the rule set) with
   // its process locals initialised, as the reference evaluator makes them.
-  void initThreads(Ctx& c) const;
+  bool initThreads(Ctx& c) const;
+  // Assumes the `init` conditions `which` (indices into Program::inits) and their checks.
+  void assumeInits(Ctx& c, const std::vector<size_t>& which) const;
   std::shared_ptr<const SymSnapshot> snapshot(const SymState& s) const;
   // Allocates an object of the class with default fields; its id.
   exec::ObjectId allocate(SymState& s, uint32_t classIndex) const;

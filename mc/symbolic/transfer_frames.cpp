@@ -50,29 +50,43 @@ exec::ObjectId Transfer::allocate(SymState& s, uint32_t classIndex) const {
   return static_cast<exec::ObjectId>(s.heap.size() - 1);
 }
 
-void Transfer::initGlobals(Ctx& c) const {
+bool Transfer::initGlobals(Ctx& c) const {
   SymState& s = c.s;
   for (ir::VarId id : p_.globals) {
     const ir::Variable& v = p_.vars[id];
     if (v.slot >= s.globals.size()) s.globals.resize(v.slot + 1);
     s.globals[v.slot] = ev_.defaultOf(v.type);
   }
-  std::vector<Obligation> obls;
-  for (ir::VarId id : p_.globals) {
-    const ir::Variable& v = p_.vars[id];
-    if (!v.init || v.init->op == Op::Star)
+  const std::vector<std::vector<size_t>> due = p_.initSchedule();
+  assumeInits(c, due[0]);
+  for (size_t i = 0; i < p_.globals.size(); ++i) {
+    const ir::Variable& v = p_.vars[p_.globals[i]];
+    if (!v.init || v.init->op == Op::Star) {
       s.globals[v.slot] = c.policy.input(s, InputKind::Global, v.type, v.name);
-    else
-      s.globals[v.slot] = ev_.coerce(eval(c, v.init, obls), v.type);
+    } else {
+      std::vector<Obligation> obls;
+      SymValue x = ev_.coerce(eval(c, v.init, obls), v.type);
+      if (!require(c, obls, ir::kNone, v.loc)) return false;
+      s.globals[v.slot] = std::move(x);
+    }
+    assumeInits(c, due[i + 1]);
   }
-  // There is no initial state where an initialiser fails.
-  for (const Obligation& ob : obls)
-    if (!ob.ok->isTrue()) s.pathCond.push_back(ob.ok);
+  return true;
 }
 
-void Transfer::initThreads(Ctx& c) const {
-  SymState& s = c.s;
+void Transfer::assumeInits(Ctx& c, const std::vector<size_t>& which) const {
+  // An `init` that cannot be evaluated excludes the inputs, as in the reference evaluator.
   std::vector<Obligation> obls;
+  for (size_t k : which) {
+    SymValue b = eval(c, p_.inits[k], obls);
+    if (!b.expr->isTrue()) c.s.pathCond.push_back(b.expr);
+  }
+  for (const Obligation& ob : obls)
+    if (!ob.ok->isTrue()) c.s.pathCond.push_back(ob.ok);
+}
+
+bool Transfer::initThreads(Ctx& c) const {
+  SymState& s = c.s;
   for (ir::CfaId p : p_.processes) {
     const ir::Cfa& cfa = p_.cfas[p];
     for (uint32_t i = 0; i < cfa.instances; ++i) {
@@ -88,29 +102,23 @@ void Transfer::initThreads(Ctx& c) const {
       for (ir::VarId id : cfa.processLocals) {
         const ir::Variable& v = p_.vars[id];
         if (!v.init) continue;
+        std::vector<Obligation> obls;
         SymValue x = ev_.coerce(eval(c, v.init, obls), v.type);
+        if (!require(c, obls, ir::kNone, v.loc)) return false;
         s.threads[s.thread].locals[v.slot] = std::move(x);
       }
     }
   }
   if (p_.rules != ir::kNone) s.threads.push_back(SymThread{p_.rules, 0, {}});
   s.thread = 0;
-  for (const Obligation& ob : obls)
-    if (!ob.ok->isTrue()) s.pathCond.push_back(ob.ok);
+  return true;
 }
 
 bool Transfer::enter(SymState& s, ir::CfaId entry, TransferPolicy& policy) const {
   const Mover none;
   Ctx c{s, none, policy};
-  initGlobals(c);
-  if (p_.isClosed()) initThreads(c);
-  std::vector<Obligation> obls;
-  for (ExprRef init : p_.inits) {  // over globals only
-    SymValue b = eval(c, init, obls);
-    if (!b.expr->isTrue()) s.pathCond.push_back(b.expr);
-  }
-  for (const Obligation& ob : obls)
-    if (!ob.ok->isTrue()) s.pathCond.push_back(ob.ok);
+  if (!initGlobals(c)) return false;
+  if (p_.isClosed() && !initThreads(c)) return false;
   if (!s.pathCond.empty() && !policy.feasible(s)) return false;
   if (entry == ir::kNone) return true;
   std::vector<SymValue> args;
@@ -147,7 +155,7 @@ bool Transfer::initFields(Ctx& c, ir::EdgeId at) const {
     if (!v.init) continue;
     std::vector<Obligation> obls;
     SymValue value = ev_.coerce(eval(c, v.init, obls), v.type);
-    if (!require(c, obls, at)) return false;
+    if (!require(c, obls, at, v.loc)) return false;
     c.s.heap[self].fields[v.slot] = std::move(value);
   }
   return true;

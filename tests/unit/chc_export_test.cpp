@@ -258,3 +258,28 @@ invariant mutex: !(P[0]@C && P[1]@C);
   broken.replace(broken.find("await serving == t"), 18, "await serving >= 0");
   CHECK(solveHorn(exportOf(*loadText(broken)).text) == "unsat");
 }
+
+// ../shared/reported/*_init_*: an initialiser that fails is an error of the model (LANGUAGE.md),
+// so its condition is a query clause; Spacer said sat (safe) while they were dropped.
+TEST_CASE("export-chc: a failing initialiser is a query clause") {
+  const char* const unsafe[][2] = {
+      {"proc main(a: int) { var arr: int[3] = [0, 0, 0]; var b: int = arr[a]; }", "main"},
+      {"proc main(a: int) { var b: int = 10 / a; }", "main"},
+      {"var k: int; var arr: int[3] = [0, 0, 0]; var y: int = arr[k]; proc main() { skip; }",
+       "main"},
+      {"var k: int = 3; var arr: int[3] = [0, 0, 0]; process P { var t: int = arr[k]; skip; }", ""},
+      {"var k: int = 3; var arr: int[3] = [0, 0, 0]; var y: int = arr[k]; process P { skip; }", ""},
+  };
+  for (const auto& [text, entry] : unsafe) {
+    CAPTURE(text);
+    auto p = loadText(text);
+    chc::HornSystem hs = exportOf(*p, entry);
+    CHECK(hs.queryClauses >= 1);
+    CHECK(solveHorn(hs.text) == "unsat");
+  }
+  // `init` is due as soon as the globals it reads are set: it excludes the failing inputs.
+  auto safe = loadText(
+      "var k: int; init 0 <= k && k < 3; var arr: int[3] = [0, 0, 0]; var y: int = arr[k];\n"
+      "proc main() { skip; }");
+  CHECK(solveHorn(exportOf(*safe, "main").text) == "sat");
+}

@@ -113,6 +113,26 @@ TEST_CASE("testgen --tests-out writes `test` declarations that check --tests run
         json.report["stats"]["tests"].get<size_t>());
 }
 
+// ../shared/reported/testgen_tests_out_nan.tdm: `nan` and `inf` were written as names, which
+// check --tests rejected (exit 2), so the saved tests could not be run again.
+TEST_CASE("testgen --tests-out writes f64 values that are not finite as expressions") {
+  TempDir dir;
+  const std::string file = dir.write("nan.tdm", R"(proc main(e: f64) {
+  if (e != e) { NAN: skip; }
+  if (e > 1e308) { BIG: assert false; }
+}
+)")
+                               .string();
+  const std::string tests = dir.file("nan_tests.tdm");
+  auto gen = runTandem({"testgen", file, "--entry", "main", "--tests-out", tests, "--json"});
+  REQUIRE(gen.rc == 1);
+  const std::string text = dir.read("nan_tests.tdm");
+  CHECK(text.find("(0.0 / 0.0)") != std::string::npos);
+  auto rerun = runTandem({"check", file, "--entry", "main", "--tests", tests, "--json"});
+  CHECK(rerun.rc == 1);
+  CHECK(rerun.report["verdict"] == "error");
+}
+
 TEST_CASE(
     "check --tests: a tests file with anything but tests, or tests that do not type, is exit 2") {
   TempDir dir;
