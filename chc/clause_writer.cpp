@@ -135,11 +135,19 @@ bool ClauseWriter::clause(const std::string& comment, const std::optional<Atom>&
   return true;
 }
 
-std::string ClauseWriter::script(const std::string& header) const {
-  std::string out = header + "(set-logic HORN)\n\n";
+std::string ClauseWriter::script(const std::string& header, bool complete) {
+  std::string out;
+  out.reserve(header.size() + bytes_ + clauses_.size() + 64);
+  out += header + "(set-logic HORN)\n\n";
   for (const std::string& d : declarations_) out += d;
   out += "\n";
-  for (const std::string& c : clauses_) out += c + "\n";
+  for (std::string& c : clauses_) {
+    out += c;
+    out += "\n";
+    std::string().swap(c);  // freed as it goes: the peak stays near one copy of the text
+  }
+  clauses_.clear();
+  if (!complete) return out + "; INCOMPLETE: the system ends here, unsolvable as it is\n";
   return out + "(check-sat)\n(exit)\n";
 }
 

@@ -35,8 +35,10 @@ class ClauseWriter {
   size_t clauses() const { return clauses_.size(); }
   // The text held so far, in bytes (what script() will copy).
   size_t bytes() const { return bytes_; }
-  // (set-logic HORN), the declarations, the clauses, (check-sat).
-  std::string script(const std::string& header) const;
+  // (set-logic HORN), the declarations, the clauses, and (check-sat) only when `complete`: a
+  // system cut short by a bound must not look whole (a solver would answer sat on it). Moves
+  // the clauses out (the text is often hundreds of MB), so it is called once.
+  std::string script(const std::string& header, bool complete);
 
  private:
   // Arguments as distinct free symbols; equations for the others go into `constraint`.

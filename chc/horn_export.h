@@ -27,10 +27,13 @@ struct HornOptions {
   // vectors), --max-depth their distance from the initial one, and time, memory and interrupts
   // end the export early. The clauses written so far are then an incomplete system.
   search::Budget* budget = nullptr;
+  // Whether an incomplete system still gets its text (without (check-sat)): stdout shows what
+  // was found, a file gets nothing.
+  bool text = true;
 };
 
 struct HornSystem {
-  std::string text;  // the SMT-LIB2 script
+  std::string text;  // the SMT-LIB2 script; (check-sat) only when it is whole
   size_t predicates = 0;
   size_t clauses = 0;  // all of them; the next three split them
   size_t initClauses = 0, stepClauses = 0, queryClauses = 0;

@@ -1,12 +1,12 @@
 // `tandem export-chc FILE`: the system as SMT-LIB2 Horn clauses (chc/horn_export.h), into the
 // report (the CLI prints them on stdout) or into `-o FILE`. Shapes outside the export are refused
-// (exit status 2). A bound or an interrupt writes the clauses so far, marked incomplete.
-#include <fstream>
-
+// (exit status 2). A bound or an interrupt leaves `-o FILE` as it was, and prints the clauses so
+// far on stdout without (check-sat): a solver must not take a part for the whole.
 #include "chc/horn_export.h"
 #include "chc/unsupported.h"
 #include "engine/api.h"
 #include "engine/setup.h"
+#include "engine/whole_file.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/sym_state.h"
 
@@ -25,6 +25,7 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
   loadNatives(r, p, natives);
   RunBudget rb(r);
   h.budget = &rb.budget;
+  h.text = r.output.empty();
   exec::Evaluator ev(p, natives);
   chc::HornSystem hs;
   try {
@@ -36,10 +37,9 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
   } catch (const smt::SmtError& e) {
     throw inputError(r.file, std::string("export-chc: ") + e.what());
   }
-  if (!r.output.empty()) {
-    std::ofstream f(r.output);
-    if (!(f << hs.text)) throw inputError(r.output, "cannot write '" + r.output + "'");
-  }
+  if (!r.output.empty() && hs.incomplete.empty() &&
+      writeWhole(r.output, hs.text, rb.budget) == WriteOutcome::Stopped)
+    hs.incomplete = rb.budget.stopped()->reason;
   Report rep;
   rep.command = "export-chc";
   rep.file = r.file;

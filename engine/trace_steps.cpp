@@ -157,12 +157,26 @@ nlohmann::json stateJson(const ir::Program& p, const exec::State& s) {
 
 std::map<std::string, std::string> changedValues(const ir::Program& p, const exec::State& before,
                                                  const exec::State& after) {
+  return changedValues(p, stateValues(p, before), frameCounts(before), after);
+}
+
+std::vector<size_t> frameCounts(const exec::State& s) {
+  std::vector<size_t> out;
+  out.reserve(s.threads.size());
+  for (const exec::Thread& th : s.threads) out.push_back(th.frames.size());
+  return out;
+}
+
+std::map<std::string, std::string> changedValues(const ir::Program& p,
+                                                 const std::map<std::string, std::string>& before,
+                                                 const std::vector<size_t>& framesBefore,
+                                                 const exec::State& after) {
   // The locals of a frame the step pushed that neither a parameter nor an initialised
   // declaration sets: not assigned yet, so not "changed" (they hold their type's default).
   std::set<std::string> unassigned;
   const bool several = after.threads.size() > 1;
-  for (exec::ThreadId t = 0; t < after.threads.size() && t < before.threads.size(); ++t) {
-    if (after.threads[t].frames.size() <= before.threads[t].frames.size()) continue;
+  for (exec::ThreadId t = 0; t < after.threads.size() && t < framesBefore.size(); ++t) {
+    if (after.threads[t].frames.size() <= framesBefore[t]) continue;
     const ir::Cfa& c = p.cfas[after.threads[t].top().cfa];
     std::set<ir::VarId> set(c.params.begin(), c.params.end());
     for (const ir::Assignment& a : c.entryInits)
@@ -172,9 +186,10 @@ std::map<std::string, std::string> changedValues(const ir::Program& p, const exe
       if (!set.count(v)) unassigned.insert(prefix + p.vars[v].name);
   }
   std::map<std::string, std::string> out;
-  auto a = stateValues(p, before);
-  for (auto& [k, v] : stateValues(p, after))
-    if (a[k] != v && !unassigned.count(k)) out[k] = v;
+  for (auto& [k, v] : stateValues(p, after)) {
+    auto it = before.find(k);
+    if ((it == before.end() ? std::string() : it->second) != v && !unassigned.count(k)) out[k] = v;
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,14 @@ bool setStateValues(const ir::Program& p, exec::State& s, const nlohmann::json& 
 // once assigned (parameters and initialised declarations are).
 std::map<std::string, std::string> changedValues(const ir::Program& p, const exec::State& before,
                                                  const exec::State& after);
+// The same from what the step's caller kept of the state before it: stateValues(p, before) and
+// each thread's number of frames (a step reads no more; a copy of the state costs its depth).
+std::map<std::string, std::string> changedValues(const ir::Program& p,
+                                                 const std::map<std::string, std::string>& before,
+                                                 const std::vector<size_t>& framesBefore,
+                                                 const exec::State& after);
+// Each thread's number of frames, for changedValues.
+std::vector<size_t> frameCounts(const exec::State& s);
 // Each process instance's location (its label), by process name.
 nlohmann::json locationsJson(const ir::Program& p, const exec::State& s);
 // The report's trace steps (one per move), with the variables each one changed.

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "mc/expr/float64.h"
 #include "mc/smt/assertion_stack.h"
-#include "mc/smt/interrupt_timer.h"
+#include "mc/smt/bounded_worker.h"
 #include "mc/smt/model_extract.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/z3_translate.h"
@@ -60,17 +62,30 @@ class Z3ModelSource final : public ModelSource {
   z3::model model_;
 };
 
+// A Z3 context with its translator and solver, in destruction order (the context outlives every
+// term): handed to an abandoned worker as one piece.
+struct Z3Session {
+  std::unique_ptr<z3::context> ctx;
+  std::unique_ptr<Z3Translator> tr;
+  std::unique_ptr<z3::solver> solver;
+};
+
 class Z3Solver final : public Solver {
  public:
-  explicit Z3Solver(TermNaming naming)
-      : ctx_(std::make_unique<z3::context>()),
-        tr_(std::make_unique<Z3Translator>(*ctx_, std::move(naming))),
-        solver_(std::make_unique<z3::solver>(*ctx_)) {
+  explicit Z3Solver(TermNaming naming) {
+    z3_.ctx = std::make_unique<z3::context>();
+    z3_.tr = std::make_unique<Z3Translator>(*z3_.ctx, std::move(naming));
+    z3_.solver = std::make_unique<z3::solver>(*z3_.ctx);
     // Z3 replaces the process's SIGINT handler while a check runs (and cancels the check
     // itself): Tandem's own handler must see Ctrl-C, so that the run stops with its report.
-    z3::params p(*ctx_);
+    z3::params p(*z3_.ctx);
     p.set("ctrl_c", false);
-    solver_->set(p);
+    z3_.solver->set(p);
+  }
+  ~Z3Solver() override {
+    // An abandoned call may still run in the session: its worker frees it when the call returns.
+    if (worker_ && worker_->abandoned())
+      worker_->adopt(std::make_shared<Z3Session>(std::move(z3_)));
   }
 
   std::string name() const override { return "z3"; }
@@ -83,43 +98,58 @@ class Z3Solver final : public Solver {
     return *model_;
   }
   std::optional<std::vector<size_t>> unsatAssumptions() const override { return core_; }
-  // Not Z3's `timeout` parameter: see interrupt_timer.h.
+  // Not Z3's `timeout` parameter: see bounded_worker.h.
   void setTimeout(unsigned ms) override { timeoutMs_ = ms; }
 
  protected:
+  // Every call into the session that may run long (Z3 simplifies on add and push, and pop can
+  // take seconds after f64 scopes) goes through the worker; a session abandoned after a stop
+  // answers nothing more, and only the assertion stack follows the client.
   void doAdd(ExprRef formula) override {
-    try {
-      z3::expr t = tr_->term(formula);  // SmtUnsupported leaves the session untouched
-      for (const z3::expr& side : tr_->sideConstraints({&formula, 1})) solver_->add(side);
-      solver_->add(t);
-    } catch (const z3::exception& ex) {
-      throw SmtError(std::string("z3: ") + ex.msg());
+    if (!dead_) {
+      z3::expr t(*z3_.ctx);
+      std::vector<z3::expr> sides;
+      try {
+        t = z3_.tr->term(formula);  // SmtUnsupported leaves the session untouched
+        sides = z3_.tr->sideConstraints({&formula, 1});
+      } catch (const z3::exception& ex) {
+        throw SmtError(std::string("z3: ") + ex.msg());
+      }
+      sessionCall([s = z3_.solver.get(), t, sides] {
+        for (const z3::expr& side : sides) s->add(side);
+        s->add(t);
+      });
     }
     stack_.add(formula);
   }
 
   CheckResult doCheck(std::span<const ExprRef> assumptions) override {
     model_.reset();
+    core_.reset();
+    if (dead_) return stopAnswer();
     std::vector<z3::expr> extra;
     try {
-      for (ExprRef a : assumptions) extra.push_back(tr_->term(a));
-      for (const z3::expr& side : tr_->sideConstraints(assumptions)) extra.push_back(side);
+      for (ExprRef a : assumptions) extra.push_back(z3_.tr->term(a));
+      for (const z3::expr& side : z3_.tr->sideConstraints(assumptions)) extra.push_back(side);
     } catch (const z3::exception& ex) {
       throw SmtError(std::string("z3: ") + ex.msg());
     }
     // Assumptions hold for this check only: Z3 takes them natively (a proxy literal for each that
     // is not one), keeps what it learned, and names the ones an unsat answer rests on.
-    core_.reset();
     try {
       if (auto early = stoppedBeforeCheck()) return *early;
-      z3::expr_vector assumed(*ctx_);
+      z3::expr_vector assumed(*z3_.ctx);
       for (const z3::expr& e : extra) assumed.push_back(e);
-      const bool limited = armTimer();
-      const z3::check_result raw = extra.empty() ? solver_->check() : solver_->check(assumed);
-      const bool expired = limited && timer_->disarm();
-      CheckResult r = answer(raw, expired);
+      // Held by the job too: an abandoned job writes its answer into what it owns.
+      auto raw = std::make_shared<z3::check_result>(z3::unknown);
+      const BoundedWorker::Outcome outcome =
+          call([s = z3_.solver.get(), assumed,
+                raw] { *raw = assumed.size() == 0 ? s->check() : s->check(assumed); },
+               timeoutMs_);
+      if (outcome == BoundedWorker::Outcome::Abandoned) return stopAnswer();
+      CheckResult r = answer(*raw, outcome == BoundedWorker::Outcome::Interrupted);
       if (r.isSat()) {
-        Z3ModelSource source(*tr_, solver_->get_model());
+        Z3ModelSource source(*z3_.tr, z3_.solver->get_model());
         model_ = extractModel(stack_.with(assumptions), source);
       } else if (r.isUnsat()) {  // without assumptions, unsat rests on none of them
         core_ =
@@ -127,7 +157,7 @@ class Z3Solver final : public Solver {
       }
       return r;
     } catch (const z3::exception& ex) {
-      if (timer_) timer_->disarm();
+      if (dead_) return stopAnswer();
       return CheckResult::unknown(std::string("z3 error: ") + ex.msg());
     }
   }
@@ -136,7 +166,7 @@ class Z3Solver final : public Solver {
   // translation, not a choice of the client's, so it is left out).
   std::vector<size_t> coreIndices(const std::vector<z3::expr>& extra, size_t clientCount) const {
     std::vector<size_t> out;
-    const z3::expr_vector core = solver_->unsat_core();
+    const z3::expr_vector core = z3_.solver->unsat_core();
     for (unsigned i = 0; i < core.size(); ++i)
       for (size_t j = 0; j < clientCount; ++j)
         if (z3::eq(core[i], extra[j])) {
@@ -147,12 +177,12 @@ class Z3Solver final : public Solver {
   }
 
   void doPush() override {
-    solver_->push();
+    if (!dead_) sessionCall([s = z3_.solver.get()] { s->push(); });
     stack_.push();
   }
   void doPop(unsigned levels) override {
     stack_.pop(levels);  // throws before touching Z3 when there are too few scopes
-    solver_->pop(levels);
+    if (!dead_) sessionCall([s = z3_.solver.get(), levels] { s->pop(levels); });
   }
   void addChainStats(SolverStats& into) const override {
     into.backendQueries += ownStats().queries;
@@ -160,41 +190,54 @@ class Z3Solver final : public Solver {
   }
 
  private:
+  // Runs `job` on the worker under the run's stop, and `queryMs` (0: none) as a per-call limit.
+  BoundedWorker::Outcome call(std::function<void()> job, unsigned queryMs = 0) {
+    const QueryStop& stop = queryStop();
+    BoundedWorker::Limits limits;
+    limits.runDeadline = stop.deadline;
+    limits.stop = stop.stopNow;
+    if (queryMs)
+      limits.callDeadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(queryMs);
+    if (!worker_)
+      worker_ = std::make_unique<BoundedWorker>([ctx = z3_.ctx.get()] { ctx->interrupt(); });
+    const BoundedWorker::Outcome outcome = worker_->run(std::move(job), limits);
+    if (outcome == BoundedWorker::Outcome::Abandoned) dead_ = true;
+    return outcome;
+  }
+
+  // An add, push or pop. One that the run's stop interrupted leaves the session in a state nobody
+  // reads any more (every later check answers unknown): its error is not the client's.
+  void sessionCall(std::function<void()> job) {
+    try {
+      call(std::move(job));
+    } catch (const z3::exception& ex) {
+      if (!stoppedBeforeCheck()) throw SmtError(std::string("z3: ") + ex.msg());
+      dead_ = true;
+    }
+  }
+
+  CheckResult stopAnswer() const {
+    return stoppedBeforeCheck().value_or(CheckResult::unknown("interrupted"));
+  }
+
   CheckResult answer(z3::check_result r, bool expired) const {
     if (r == z3::sat) return CheckResult::sat();
     if (r == z3::unsat) return CheckResult::unsat();
-    std::string why = solver_->reason_unknown();
-    // An interrupt from the timer shows as "canceled".
+    std::string why = z3_.solver->reason_unknown();
+    // An interrupt shows as "canceled".
     if (expired && queryStop().stopNow && queryStop().stopNow())
       return CheckResult::unknown("interrupted");
     if (expired || why.find("timeout") != std::string::npos) return CheckResult::unknown("timeout");
     return CheckResult::unknown(why.empty() ? "z3: unknown" : why);
   }
 
-  // Arms the watchdog for this check's limit (the per-query one, capped by the run's deadline,
-  // and the stop poll); false when the check has no limit at all.
-  bool armTimer() {
-    const QueryStop& stop = queryStop();
-    if (!timeoutMs_ && !stop.any()) return false;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::hours(24 * 365);
-    if (timeoutMs_)
-      deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs_);
-    if (stop.deadline) deadline = std::min(deadline, *stop.deadline);
-    if (!timer_)
-      timer_ = std::make_unique<InterruptTimer>([ctx = ctx_.get()] { ctx->interrupt(); });
-    timer_->arm(deadline, stop.stopNow);
-    return true;
-  }
-
-  // Declaration order is destruction order reversed: the context outlives every term.
-  std::unique_ptr<z3::context> ctx_;
-  std::unique_ptr<Z3Translator> tr_;
-  std::unique_ptr<z3::solver> solver_;
+  Z3Session z3_;
+  std::unique_ptr<BoundedWorker> worker_;    // its thread starts with the first limited call
   std::optional<std::vector<size_t>> core_;  // of the last check, when it answered unsat
-  std::unique_ptr<InterruptTimer> timer_;    // after ctx_: stopped before the context goes
   AssertionStack stack_;
   std::optional<Model> model_;
   unsigned timeoutMs_ = 0;
+  bool dead_ = false;  // abandoned after a stop, or left inconsistent by one: Z3 is not called
 };
 
 }  // namespace

@@ -9,7 +9,9 @@ Each command runs on a model of tests/bounds/ that would run for ever, once with
   - stay under 1.25 x its memory limit (peak RSS of the process, from wait4),
   - print a complete JSON report with verdict `unknown` and the bound's reason,
   - exit with status 4,
-and testgen's report holds the tests found so far.
+and testgen's report holds the tests found so far. A stopped export-chc leaves no `-o` file and
+prints no (check-sat). SOLVER_HANGS are queries Z3 works on without looking at its interrupt:
+they run with --timeout and the signals only, and must end within HANG_SLACK.
 
 usage: check_bounds.py --tandem PATH [--only SUBSTRING] [-j N]
 """
@@ -50,16 +52,30 @@ COMMANDS = [
     ("testgen dse", ["testgen", model("paths.tdm"), "--entry", "walk", "--dse"], 10000, 6100),
     ("testgen compositional", ["testgen", model("calls.tdm"), "--entry", "walk", "--compositional"], 10000, 6100),
     ("run", ["run", model("grows.tdm"), "--steps", "100000000"], 1000, 1000),
-    # The clauses go to a file (written, marked incomplete, when a bound stops the export).
-    ("export-chc", ["export-chc", model("many.tdm"), "-o", os.devnull], 200, 3),
+    # A million frames: the memory grows with the depth of the recursion.
+    ("run recursion", ["run", model("recursion.tdm"), "--entry", "main", "--args", "1000000", "--steps", "100000000"], 1000, 1000),
+    # The clauses go to a file ({out}), which a bound leaves absent: never a truncated system.
+    ("export-chc", ["export-chc", model("many.tdm"), "-o", "{out}"], 200, 3),
+    ("export-chc p255", ["export-chc", model("counters255.tdm"), "-o", "{out}"], 20, 1),
+    ("export-chc stdout", ["export-chc", model("counters255.tdm")], 20, 1),
     # The unwinding of 100,000 iterations (nodes are the states), then endless paths.
     ("cover", ["cover", model("paths.tdm"), "--entry", "walk", "--unwind", "100000", "--algo", "paths"], 2000, 500),
 ]
+
+# Z3 4.8.12 steps that do not look at Z3_interrupt: the query's own time runs out, not the
+# memory or a count, so only the time bound and the signals apply.
+SOLVER_HANGS = [
+    ("cover z3 push", ["cover", model("squares.tdm"), "--entry", "main", "--unwind", "25"]),
+    ("testgen classic nl", ["testgen", model("squares_input.tdm"), "--entry", "main", "--solving", "classic"]),
+    ("testgen classic f64", ["testgen", model("floats.tdm"), "--entry", "walk", "--solving", "classic"]),
+]
+TIMED = ("timeout", "SIGINT", "SIGTERM")
 
 TIME_BOUND = 2.0     # --timeout and the signals
 SLACK = 3.0          # the run ends within this many seconds after its time bound
 OWN_LIMIT = 60.0     # runs without a time bound must end on their own within this
 MEMORY_MB = 50
+HANG_SLACK = 1.5     # a solver query the run's stop abandons ends the run within this
 
 
 def bounds(states, depth):
@@ -74,11 +90,13 @@ def bounds(states, depth):
     ]
 
 
-def run_case(tandem, name, args, bound):
+def run_case(tandem, name, args, bound, hangs=False):
     kind, extra, reason, limit = bound
-    argv = [tandem] + args + extra + ["--json", "--quiet"]
     problems = []
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryFile() as out, \
+            tempfile.TemporaryFile() as err:
+        output = os.path.join(tmp, "out.smt2")
+        argv = [tandem] + [output if a == "{out}" else a for a in args] + extra + ["--json", "--quiet"]
         start = time.monotonic()
         proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         if kind.startswith("SIG"):
@@ -104,6 +122,9 @@ def run_case(tandem, name, args, bound):
         err.seek(0)
         text = out.read().decode("utf-8", "replace")
         errtext = err.read().decode("utf-8", "replace")
+        # A bound leaves no clauses file (a truncated one ending in (check-sat) looked whole).
+        if "{out}" in args and os.path.exists(output):
+            problems.append(f"the bound left a clauses file of {os.path.getsize(output)} bytes")
     if elapsed > limit:
         problems.append(f"took {elapsed:.1f} s (limit {limit:.0f} s)")
     # The report's own peak (VmHWM, reset by exec): wait4's figure also counts what the child
@@ -129,8 +150,10 @@ def run_case(tandem, name, args, bound):
         for key in ("tool", "schema_version", "command", "file", "stats"):
             if key not in report:
                 problems.append(f"no '{key}' in the report")
-        if args[0] == "testgen" and not report.get("tests"):
+        if args[0] == "testgen" and not report.get("tests") and not hangs:
             problems.append("testgen's report has no tests (the ones found so far belong there)")
+        if "(check-sat)" in str(report.get("smtlib", "")):
+            problems.append("the clauses of a stopped export end in (check-sat)")
     if problems and errtext.strip():
         problems.append("stderr: " + errtext.strip()[-300:])
     return (name, kind, elapsed, peak_mb, problems)
@@ -146,14 +169,18 @@ def main():
     for name, args, states, depth in COMMANDS:
         for b in bounds(states, depth):
             if a.only in f"{name} {b[0]}":
-                cases.append((name, args, b))
+                cases.append((name, args, b, False))
+    for name, args in SOLVER_HANGS:
+        for b in bounds(1, 1):
+            if b[0] in TIMED and a.only in f"{name} {b[0]}":
+                cases.append((name, args, b[:3] + (TIME_BOUND + HANG_SLACK,), True))
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
-        futures = [pool.submit(run_case, a.tandem, n, args, b) for n, args, b in cases]
+        futures = [pool.submit(run_case, a.tandem, n, args, b, h) for n, args, b, h in cases]
         for f in futures:
             name, kind, elapsed, peak, problems = f.result()
             status = "FAIL" if problems else "ok  "
-            print(f"{status} {name:17} {kind:8} {elapsed:5.1f} s {peak:6.0f} MB", flush=True)
+            print(f"{status} {name:20} {kind:8} {elapsed:5.1f} s {peak:6.0f} MB", flush=True)
             for p in problems:
                 print(f"     {p}")
             failed += bool(problems)

@@ -1,0 +1,125 @@
+#include "mc/smt/bounded_worker.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+namespace tandem::smt {
+
+// Shared by the caller and the thread: an abandoned thread keeps it alive.
+struct BoundedWorker::Shared {
+  std::mutex mu;
+  std::condition_variable wake;  // the thread waits for a job or quit
+  std::condition_variable done;  // the caller waits for the job's end
+  std::function<void()> job;
+  bool hasJob = false, finished = false, quit = false;
+  std::exception_ptr error;
+  std::shared_ptr<void> adopted;  // freed by the thread when it leaves
+};
+
+BoundedWorker::BoundedWorker(std::function<void()> interrupt)
+    : interrupt_(std::move(interrupt)), shared_(std::make_shared<Shared>()) {}
+
+BoundedWorker::~BoundedWorker() {
+  {
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    shared_->quit = true;
+  }
+  shared_->wake.notify_all();
+}
+
+void BoundedWorker::start() {
+  // Detached from the start: the thread ends on `quit`, and owns its share of the state, so an
+  // abandoned one needs nothing from this object.
+  std::thread([s = shared_] {
+    std::unique_lock<std::mutex> lock(s->mu);
+    for (;;) {
+      s->wake.wait(lock, [&] { return s->quit || s->hasJob; });
+      if (s->hasJob) {
+        std::function<void()> job = std::move(s->job);
+        s->hasJob = false;
+        lock.unlock();
+        std::exception_ptr error;
+        try {
+          job();
+        } catch (...) {
+          error = std::current_exception();
+        }
+        job = nullptr;  // what it holds goes before the caller may touch the back end again
+        lock.lock();
+        s->error = error;
+        s->finished = true;
+        s->done.notify_all();
+        continue;
+      }
+      // quit: what was adopted is freed outside the lock.
+      std::shared_ptr<void> adopted = std::move(s->adopted);
+      lock.unlock();
+      return;
+    }
+  }).detach();
+}
+
+BoundedWorker::Outcome BoundedWorker::run(std::function<void()> job, const Limits& limits) {
+  if (abandoned_) return Outcome::Abandoned;
+  if (!limits.any()) {
+    job();
+    return Outcome::Returned;
+  }
+  if (!started_) {
+    start();
+    started_ = true;
+  }
+  Shared& s = *shared_;
+  std::unique_lock<std::mutex> lock(s.mu);
+  s.job = std::move(job);
+  s.hasJob = true;
+  s.finished = false;
+  s.error = nullptr;
+  s.wake.notify_one();
+  bool interrupted = false;
+  std::optional<Clock::time_point> giveUp;  // set once the run has stopped
+  const auto far = Clock::now() + std::chrono::hours(24 * 365);
+  for (;;) {
+    auto wake = far;
+    if (giveUp) {
+      wake = *giveUp;
+    } else {
+      if (limits.callDeadline && !interrupted) wake = std::min(wake, *limits.callDeadline);
+      if (limits.runDeadline) wake = std::min(wake, *limits.runDeadline);
+      // 5 ms: a back end can allocate tens of MB between two looks at the memory limit.
+      if (limits.stop) wake = std::min(wake, Clock::now() + std::chrono::milliseconds(5));
+    }
+    if (s.done.wait_until(lock, wake, [&] { return s.finished; })) break;
+    const auto now = Clock::now();
+    if (giveUp) {
+      if (now < *giveUp) continue;
+      abandoned_ = true;
+      return Outcome::Abandoned;
+    }
+    const bool runStopped =
+        (limits.runDeadline && now >= *limits.runDeadline) || (limits.stop && limits.stop());
+    if (runStopped) giveUp = now + kGrace;
+    if (runStopped || (limits.callDeadline && now >= *limits.callDeadline && !interrupted)) {
+      if (!interrupted) interrupt_();
+      interrupted = true;
+    }
+  }
+  if (s.error) std::rethrow_exception(std::exchange(s.error, nullptr));
+  return interrupted ? Outcome::Interrupted : Outcome::Returned;
+}
+
+void BoundedWorker::adopt(std::shared_ptr<void> owned) {
+  std::lock_guard<std::mutex> lock(shared_->mu);
+  if (shared_->finished) {
+    // The job has returned: nothing runs in the back end. Freed when `owned` goes, after the
+    // lock (declared before it).
+    return;
+  }
+  shared_->adopted = std::move(owned);
+}
+
+}  // namespace tandem::smt
