@@ -37,6 +37,7 @@ void writeDot(const std::string& path, const CheckGraph& g, std::ostream* diag) 
   std::ofstream out(path);
   if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
   writeCheckDot(out, g);
+  if (!out.flush()) throw inputError(path, "cannot write --dot file '" + path + "'");
   if (diag && g.store.size() > g.limit)
     *diag << "tandem: --dot: the graph has " << g.store.size() << " states; " << path
           << " shows the first " << g.limit
@@ -244,17 +245,34 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   uint64_t initialQueries = 0;
   if (initialModels) {
     auto solver = makeSolver(r, p, rb.budget);
-    initial = symbolic::enumerateInitialStates(p, ev, *solver, symbolic::kMaxInitialStates);
-    if (!initial.complete) {  // too many (or no answer): a sample would not justify a verdict
+    initial =
+        symbolic::enumerateInitialStates(p, ev, *solver, symbolic::kMaxInitialStates, r.tracked);
+    // Too many (or no answer): a sample would not justify a verdict. Or an initialiser fails.
+    if (!initial.complete || initial.error) {
       Report rep;
       rep.command = "check";
       rep.file = r.file;
       rep.verdict = Verdict::Unknown;
-      rep.reason = rb.budget.stopped()
-                       ? rb.budget.stopped()->reason
-                       : "the initial values are inputs: " + initial.reason +
-                             " (symbolic exploration of closed systems is not implemented yet)";
+      if (initial.error) {
+        rep.verdict = Verdict::Error;
+        rep.error = ErrorInfo{ir::errorKindName(initial.error->kind),
+                              "(initial state)",
+                              initial.error->loc.line,
+                              initial.error->message,
+                              {},
+                              {},
+                              false};
+      }
+      // A bound that interrupted the solver shows first as its unknown answer: name the bound.
+      if (!rb.budget.stopped() && !initial.error) (void)rb.budget.pollNow();
+      if (!initial.error)
+        rep.reason = rb.budget.stopped()
+                         ? rb.budget.stopped()->reason
+                         : "the initial values are inputs: " + initial.reason +
+                               " (symbolic exploration of closed systems is not implemented yet)";
       rep.stats["states"] = 0;
+      rep.stats["transitions"] = 0;  // the text report prints them (closed_int_inputs_report)
+      rep.stats["depth"] = 0;
       rep.stats["initial_states"] = initial.states.size();
       rep.stats["solver_queries"] = solver->stats().queries;
       addRunStats(rep.stats, rb.budget);

@@ -63,6 +63,7 @@ void writeDot(const std::string& path, const fabricate::ProveResult& r,
   std::ofstream out(path);
   if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
   writeProveDot(out, r, abs);
+  if (!out.flush()) throw inputError(path, "cannot write --dot file '" + path + "'");
 }
 
 const char* engineName(fabricate::ProveOptions::Engine e) {
@@ -184,7 +185,8 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   if (po.entry == ir::kNone && symbolic::needsInitialModels(p)) {
     // The initial states of a closed system with unbounded inputs, for Execute and triage (the
     // invariance checks cover every initial state symbolically either way).
-    auto initial = symbolic::enumerateInitialStates(p, ev, *solver, symbolic::kMaxInitialStates);
+    auto initial =
+        symbolic::enumerateInitialStates(p, ev, *solver, symbolic::kMaxInitialStates, r.tracked);
     if (initial.complete)
       po.initial = std::make_shared<const std::vector<exec::State>>(std::move(initial.states));
   }

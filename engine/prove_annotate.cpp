@@ -276,7 +276,7 @@ nlohmann::json annotateAssertions(const ir::Program& p, const ProveRequest& r,
                    [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
   for (const Edit& ed : edits) text.replace(ed.begin, ed.end - ed.begin, ed.with);
   std::ofstream f(r.annotate);
-  if (!(f << text)) throw inputError(r.annotate, "cannot write " + r.annotate);
+  if (!(f << text).flush()) throw inputError(r.annotate, "cannot write " + r.annotate);
   return out;
 }
 

@@ -311,7 +311,7 @@ class ClosedGen:
                 v.name, v.length, ", ".join(str(r.randrange(v.mod)) for _ in range(v.length))))
         inputs = [v for v in self.globals if v.name.startswith("t")]
         arrs = [v for v in self.globals if v.kind == "intarr"]
-        if inputs and arrs and r.random() < 0.5:
+        if inputs and arrs and not self.tame and r.random() < 0.5:
             # An initialiser that fails for some inputs `init` allows (index out of bounds), or
             # for none: each `init` is due as soon as its globals are set (LANGUAGE.md).
             a, t = arrs[0], inputs[0]
@@ -500,16 +500,18 @@ class ClosedGen:
             v = Var(self.fresh("l"), kind, mod=r.randint(2, 3) if kind == "int" else None)
             proc.locals.append(v)
         arrs = [v for v in self.globals if v.kind == "intarr"]
-        if arrs and r.random() < 0.15:
+        declared = set()
+        if arrs and not self.tame and r.random() < 0.15:
             # A process-local initialiser that fails for some instances (index out of bounds):
             # an error of the initial state.
             a = r.choice(arrs)
             v = Var(self.fresh("l"), "int", mod=a.mod)
             proc.locals.append(v)
+            declared.add(v.name)
             index = "pid + %d" % r.randint(0, 1) if proc.count else str(r.randint(0, a.length))
             lines.append("  var %s: int = %s[%s];" % (v.name, a.name, index))
         for v in proc.locals:
-            if v.kind == "int" and lines[-1].startswith("  var %s:" % v.name):
+            if v.name in declared:
                 continue
             if v.kind == "int":
                 init = "pid %% %d" % v.mod if proc.count and r.random() < 0.5 else str(

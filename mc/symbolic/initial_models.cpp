@@ -16,7 +16,12 @@ class InputPolicy final : public TransferPolicy {
  public:
   explicit InputPolicy(const SymEvaluator& sev) : sev_(sev) {}
   bool feasible(SymState&) override { return true; }
-  void fail(const SymState&, ExprRef, const exec::ExecError&, ir::EdgeId) override {}
+  // A failing initialiser: the inputs under which it fails.
+  void fail(const SymState& s, ExprRef bad, const exec::ExecError& e, ir::EdgeId) override {
+    std::vector<ExprRef> when = s.pathCond;
+    when.push_back(bad);
+    failures.emplace_back(std::move(when), e);
+  }
   SymValue input(SymState&, InputKind, TypeRef t, const std::string& name) override {
     ExprRef symbol = nullptr;
     SymValue v = sev_.freshInput(t, name, symbol);
@@ -35,6 +40,7 @@ class InputPolicy final : public TransferPolicy {
 
   std::vector<ExprRef> terms;
   std::string unsupported;
+  std::vector<std::pair<std::vector<ExprRef>, exec::ExecError>> failures;
 
  private:
   const SymEvaluator& sev_;
@@ -55,15 +61,29 @@ bool needsInitialModels(const ir::Program& p) {
 }
 
 InitialModels enumerateInitialStates(const ir::Program& p, const exec::Evaluator& ev,
-                                     smt::Solver& solver, size_t limit) {
+                                     smt::Solver& solver, size_t limit,
+                                     std::array<bool, ir::kErrorKinds> tracked) {
   InitialModels out;
   ExprManager& em = *p.exprs;
   SymEvaluator sev(p, ev);
-  Transfer transfer(sev, {});
+  Transfer transfer(sev, tracked);
   InputPolicy policy(sev);
   SymConfig c;
-  if (!transfer.enter(c.st, ir::kNone, policy)) {
-    out.complete = true;  // no initial state: an initialiser always fails
+  const bool starts = transfer.enter(c.st, ir::kNone, policy);
+  for (const auto& [when, error] : policy.failures) {
+    auto r = solver.check(std::span<const ExprRef>(when));
+    if (r.isSat()) {
+      out.error = error;
+      out.complete = true;
+      return out;
+    }
+    if (!r.isUnsat()) {
+      out.reason = "the solver answered unknown about a failing initialiser (" + r.reason + ")";
+      return out;
+    }
+  }
+  if (!starts) {
+    out.complete = true;  // no initial state: `init` excludes every input
     return out;
   }
   if (!policy.unsupported.empty()) {

