@@ -166,14 +166,17 @@ HornSystem Exporter::run() {
                   std::nullopt))
       ++out_.queryClauses;
   }
-  inputsToElementForm(p_, sev_, c0, initCond);
-  if (!frag_.isCutpoint(c0.pcs))
-    throw Unsupported("initial locations that are not cutpoints (" + abs_.locationText(c0.pcs) +
-                      ")");
-  const Predicate& init = predicateAt(c0.pcs, 0);
-  if (w_.clause("initial states", std::nullopt, initCond,
-                Atom{init.name, init.layout->args(c0), &init.layout->names()}))
-    ++out_.initClauses;
+  // No locations: no initial state exists (every way to start fails), only the queries above.
+  if (!c0.pcs.empty()) {
+    inputsToElementForm(p_, sev_, c0, initCond);
+    if (!frag_.isCutpoint(c0.pcs))
+      throw Unsupported("initial locations that are not cutpoints (" +
+                        abs_.locationText(c0.pcs) + ")");
+    const Predicate& init = predicateAt(c0.pcs, 0);
+    if (w_.clause("initial states", std::nullopt, initCond,
+                  Atom{init.name, init.layout->args(c0), &init.layout->names()}))
+      ++out_.initClauses;
+  }
   while (!work_.empty() && !outOfBudget()) {
     std::vector<ir::LocId> pcs = std::move(work_.front());
     work_.pop_front();

@@ -234,6 +234,10 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   if (!rep.error && res.problem && rep.verdict != Verdict::Proved)
     rep.error = proveError(p, *res.problem);
   if (rep.verdict == Verdict::Proved) {
+    // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` proves anything.
+    if (res.stats.abstractStates == 0 && r.diag)
+      *r.diag << "tandem: warning: there is no initial state (the `init` conditions exclude "
+                 "every input): the proof holds vacuously\n";
     std::string text;
     nlohmann::json per = nlohmann::json::object();
     for (const auto& [loc, f] : res.invariant) {

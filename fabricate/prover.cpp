@@ -784,6 +784,7 @@ void Prover::initialErrors(const std::vector<search::FoundError>& concrete) {
 void Prover::initialCheck() {
   std::vector<ExprRef> initCond;
   SymConfig c0 = frag_.initialConfig(o_.entry, initCond);
+  if (c0.pcs.empty()) return;  // no initial state: every way to start fails
   if (o_.engine == ProveOptions::Engine::Eager) {
     enumerateCandidates(initCond, c0, -1);
     return;
@@ -886,7 +887,7 @@ std::string Prover::verify(const ProveResult& r) {
   ExprManager& em = *p_.exprs;
   std::vector<ExprRef> initCond;
   SymConfig c0 = frag_.initialConfig(o_.entry, initCond);
-  initCond.push_back(notCovered(c0));
+  if (!c0.pcs.empty()) initCond.push_back(notCovered(c0));  // else initCond holds false
   auto res = query(initCond);
   if (!res.isUnsat())
     return "an initial state is not covered (" + std::string(res.isSat() ? "sat" : "unknown") + ")";

@@ -44,6 +44,8 @@ class FragmentBuilder {
   // fresh symbols; `init` conditions and the initialisers' checks go into `initCond` (an
   // initialiser that cannot succeed makes it false). A failing initialiser is an error of the
   // model (LANGUAGE.md): its Error ends go to `errors` (no edges; each condition is complete).
+  // When no initial state exists (`initCond` then holds false), an open system's configuration
+  // may have no frame and no locations: callers stop there.
   SymConfig initialConfig(ir::CfaId entry, std::vector<ExprRef>& initCond,
                           std::vector<FragmentEnd>* errors = nullptr) const;
   // Class analysis: a fragment that reaches the return of init or of a method goes on with a call
