@@ -50,6 +50,10 @@ std::optional<std::string> readInputFile(const std::string& path, std::string& e
     return std::nullopt;
   }
   if (!S_ISREG(st.st_mode)) {
+    // A device that ends at once (/dev/null, `--predicates /dev/null` for none) reads as empty;
+    // one with bytes (/dev/zero), a FIFO or a socket does not: either may never end.
+    char byte;
+    if (S_ISCHR(st.st_mode) && ::read(fd.get(), &byte, 1) == 0) return std::string();
     error = "is not a regular file (a device, FIFO or socket cannot be read as input)";
     return std::nullopt;
   }

@@ -1,6 +1,6 @@
 // Reading the files a command is given: the model, --tests and --predicates files, replay's
-// report. Each must be a regular file of at most kMaxInputBytes: /dev/zero used to end in
-// bad_alloc and a FIFO blocked past --timeout.
+// report. Each must be a regular file of at most kMaxInputBytes (or an empty device, /dev/null):
+// /dev/zero used to end in bad_alloc and a FIFO blocked past --timeout.
 #pragma once
 
 #include <cstdint>

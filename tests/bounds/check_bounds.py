@@ -54,8 +54,8 @@ COMMANDS = [
     ("export-chc", ["export-chc", model("many.tdm"), "-o", os.devnull], 200, 3),
     # The unwinding of 100,000 iterations (nodes are the states), then endless paths.
     ("cover", ["cover", model("paths.tdm"), "--entry", "walk", "--unwind", "100000", "--algo", "paths"], 2000, 500),
-    # A counterexample of 300,002 steps saved by check (make_replay_report): its --json report
-    # (about 70 MB) is read and re-executed within the bounds; replay takes no --max-states or
+    # A counterexample of 600,002 steps saved by check (make_replay_report): its --json report
+    # (138 MB) is read and re-executed within the bounds; replay takes no --max-states or
     # --max-depth (None: not run).
     ("replay", ["replay", model("long_trace.tdm"), "REPORT", "--entry", "main"], None, None),
 ]

@@ -26,6 +26,7 @@ TEST_CASE("input files: regular files of at most 64 MiB, and nothing else") {
   CHECK(why == "is a directory, not a regular file");
   CHECK_FALSE(readInputFile("/dev/zero", why));
   CHECK(why.find("is not a regular file") == 0);
+  CHECK(readInputFile("/dev/null", why) == "");  // `--predicates /dev/null`: none
 
   // A FIFO without a writer: refused at once, not waited on.
   REQUIRE(::mkfifo(tmp.file("fifo").c_str(), 0600) == 0);
