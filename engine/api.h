@@ -18,8 +18,8 @@ Report testgen(const ir::Program& p, const TestgenRequest& r);
 Report cover(ir::Program& p, const CoverRequest& r);
 // Re-executes the counterexample of a saved report step by step (as `spin -t`): verdict error
 // (potential-error from a fabricated state) when it reproduces, unknown with the first step that
-// differs when it does not.
-Report replay(const ir::Program& p, const ReplayRequest& r);
+// differs when it does not. Non-const: the saved run's --invariant properties join the program.
+Report replay(ir::Program& p, const ReplayRequest& r);
 Report exportChc(const ir::Program& p, const ExportChcRequest& r);
 // `instrumented`: each location with the may/must-unverified conditions inferred there.
 Report printIr(const ir::Program& p, const std::string& file, bool instrumented = false);

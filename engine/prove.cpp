@@ -3,6 +3,7 @@
 // graph, and the report.
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "abstraction/auto_predicates.h"
 #include "engine/api.h"
@@ -14,6 +15,7 @@
 #include "engine/trace_steps.h"
 #include "fabricate/triage.h"
 #include "mc/ir/ir_printer.h"
+#include "mc/lang/input_file.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/initial_models.h"
@@ -24,8 +26,10 @@ namespace {
 
 // `--predicates FILE`: one expression per line (`predicate e;` also accepted); `//` comments.
 std::vector<ExprRef> readPredicates(const std::string& path, ir::Program& p) {
-  std::ifstream in(path);
-  if (!in) throw inputError(path, "cannot read --predicates file '" + path + "'");
+  std::string why;
+  auto text = readInputFile(path, why);
+  if (!text) throw fileError(path, why + " (the --predicates file)");
+  std::istringstream in(std::move(*text));
   std::vector<ExprRef> out;
   std::string line;
   int lineNo = 0;

@@ -10,6 +10,7 @@
 #include "engine/load.h"
 #include "engine/setup.h"
 #include "mc/ir/ir_printer.h"
+#include "mc/lang/input_file.h"
 
 namespace tandem::engine {
 
@@ -150,7 +151,8 @@ Attempt proveAlone(const ProveRequest& r, ir::EdgeId edge, bool assumeNoOverflow
 }
 
 std::vector<std::string> readLines(const std::string& file) {
-  std::ifstream in(file);
+  std::string why;
+  std::istringstream in(readInputFile(file, why).value_or(""));  // read and checked once before
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   return lines;

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "engine/api.h"
+#include "engine/load.h"
+#include "engine/replay_report.h"
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
 #include "mc/exec/chooser.h"
@@ -38,6 +40,14 @@ class Capture final : public search::SuccessorSink {
   std::string incompleteReason;
 };
 
+// j[key], or null when j has no such key (a const operator[] on a missing key is undefined).
+const json& member(const json& j, const char* key) {
+  static const json kNull;
+  if (!j.is_object()) return kNull;
+  auto it = j.find(key);
+  return it == j.end() ? kNull : *it;
+}
+
 std::string text(const json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
@@ -57,14 +67,15 @@ std::string stepText(const json& st) {
 
 class Replayer {
  public:
-  Replayer(const ir::Program& p, const ReplayRequest& r, exec::Evaluator& ev,
+  Replayer(const ir::Program& p, const ReplayRequest& r, const json& saved, exec::Evaluator& ev,
            search::GenericSystem& sys, uint32_t cls)
       : p_(p),
         r_(r),
+        saved_(saved),
         ev_(ev),
         sys_(sys),
         cls_(cls),
-        err_(r.saved["error"]),
+        err_(saved["error"]),
         steps_(err_["trace"]),
         kind_(text(err_, "kind")),
         fabricated_(err_.value("initial_fabricated", false)) {}
@@ -87,6 +98,7 @@ class Replayer {
 
   const ir::Program& p_;
   const ReplayRequest& r_;
+  const json& saved_;
   exec::Evaluator& ev_;
   search::GenericSystem& sys_;
   uint32_t cls_;
@@ -128,8 +140,8 @@ std::optional<exec::State> Replayer::start() {
     }
   } else {
     const ir::CfaId entry = cls_ != ir::kNone ? p_.classes[cls_].init : entryOf(r_, p_);
-    const json& calls = r_.saved.contains("calls") ? r_.saved["calls"] : json::array();
-    const json& args = cls_ != ir::kNone && !calls.empty() ? calls[0]["args"] : want;
+    const json& calls = saved_.contains("calls") ? saved_["calls"] : json::array();
+    const json& args = cls_ != ir::kNone && !calls.empty() ? member(calls[0], "args") : want;
     std::vector<exec::Value> values;
     for (ir::VarId v : p_.cfas[entry].params) {
       auto x = argValue(args, v);
@@ -180,7 +192,7 @@ std::optional<exec::State> Replayer::start() {
 
 // The class analysis: the previous call has returned; the next saved call starts.
 bool Replayer::startNextCall(exec::State& s) {
-  const json& calls = r_.saved.contains("calls") ? r_.saved["calls"] : json::array();
+  const json& calls = saved_.contains("calls") ? saved_["calls"] : json::array();
   if (cls_ == ir::kNone || call_ + 1 >= calls.size()) return false;
   const json& c = calls[++call_];
   ir::CfaId method = ir::kNone;
@@ -191,7 +203,7 @@ bool Replayer::startNextCall(exec::State& s) {
   if (method == ir::kNone) return false;
   std::vector<exec::Value> args;
   for (ir::VarId v : p_.cfas[method].params) {
-    auto x = argValue(c["args"], v);
+    auto x = argValue(member(c, "args"), v);
     if (!x) return false;
     args.push_back(std::move(*x));
   }
@@ -228,7 +240,7 @@ Report Replayer::run(search::Budget& budget) {
   rep.command = "replay";
   rep.file = r_.file;
   rep.extra["report"] = r_.reportFile;
-  rep.extra["replayed_command"] = text(r_.saved, "command");
+  rep.extra["replayed_command"] = text(saved_, "command");
   rep.extra["steps"] = steps_.size();
   search::Trace tr;
   std::optional<search::FoundError> found;
@@ -341,16 +353,37 @@ std::vector<int64_t> callArguments(const json& steps) {
 
 }  // namespace
 
-Report replay(const ir::Program& p, const ReplayRequest& r) {
-  const json& saved = r.saved;
-  if (!saved.is_object() || !saved.contains("error") || !saved["error"].is_object() ||
-      !saved["error"].contains("trace") || !saved["error"]["trace"].is_array())
-    throw inputError(r.reportFile,
-                     r.reportFile + " holds no counterexample to replay (verdict " +
-                         (saved.is_object() && saved.contains("verdict") ? saved["verdict"].dump()
-                                                                         : std::string("none")) +
-                         "); replay reads the --json report of check, prove or "
-                         "testgen with an error");
+Report replay(ir::Program& p, const ReplayRequest& r) {
+  RunBudget rb(r);  // reading a large report counts against the bounds too
+  std::unique_ptr<json> read = readReplayReport(r.reportFile, rb.budget, r.keepMemory);
+  // Request::keepMemory: the report (a DOM of 1.3 GB for 138 MB of text) is left to the OS.
+  struct Release {
+    std::unique_ptr<json>& saved;
+    bool keep;
+    ~Release() {
+      if (keep) (void)saved.release();
+    }
+  } release{read, r.keepMemory};
+  if (!read) {  // stopped while reading: the bound is the reason
+    Report rep;
+    rep.command = "replay";
+    rep.file = r.file;
+    rep.extra["report"] = r.reportFile;
+    rep.reason = rb.budget.stopped()->reason;
+    addRunStats(rep.stats, rb.budget);
+    return rep;
+  }
+  const json& saved = *read;
+  // The saved run's --invariant properties and --check overflow: part of the semantics the trace
+  // was found under.
+  if (const auto it = saved.find("invariants"); it != saved.end())
+    for (const json& i : *it)
+      p.invariants.push_back({i.get<std::string>(),
+                              parseGlobalCondition(p, i.get<std::string>(), r.reportFile,
+                                                   "an invariant of the report"),
+                              {}});
+  if (const auto it = saved.find("checks"); it != saved.end())
+    if (std::find(it->begin(), it->end(), "overflow") != it->end()) p.checkOverflow = true;
   ReplayRequest req = r;
   if (req.entry.empty() && req.cls.empty()) {
     req.entry = text(saved, "entry");
@@ -358,7 +391,6 @@ Report replay(const ir::Program& p, const ReplayRequest& r) {
   }
   exec::NativeRegistry natives;
   loadNatives(req, p, natives);
-  RunBudget rb(req);
   exec::Evaluator ev(p, natives);
   search::GenericOptions go;
   go.tracked.fill(true);
@@ -372,8 +404,12 @@ Report replay(const ir::Program& p, const ReplayRequest& r) {
     go.entry = entryOf(req, p);
   }
   search::GenericSystem sys(p, ev, go);
-  Replayer replayer(p, req, ev, sys, cls);
-  return replayer.run(rb.budget);
+  Replayer replayer(p, req, saved, ev, sys, cls);
+  try {
+    return replayer.run(rb.budget);
+  } catch (const json::exception& e) {  // a value the shape check lets through and JSON refuses
+    throw fileError(r.reportFile, std::string("a malformed report: ") + e.what());
+  }
 }
 
 }  // namespace tandem::engine

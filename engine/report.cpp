@@ -95,6 +95,11 @@ CommandError usageError(const std::string& message) {
                       "tandem: error: " + message + "\n");
 }
 
+CommandError fileError(const std::string& file, const std::string& message) {
+  return CommandError(CommandError::Kind::Input, {Diagnostic{file, 0, 0, message}},
+                      file + ": error: " + message + "\n");
+}
+
 CommandError inputError(const std::string& file, const std::string& message) {
   return CommandError(CommandError::Kind::Input, {Diagnostic{file, 0, 0, message}},
                       "tandem: error: " + message + "\n");

@@ -86,6 +86,8 @@ class CommandError : public std::runtime_error {
 CommandError usageError(const std::string& message);
 // `tandem: error: MESSAGE` about the model (`file` names it in the JSON diagnostics).
 CommandError inputError(const std::string& file, const std::string& message);
+// `FILE: error: MESSAGE` about a file the command reads (a report, a --predicates file).
+CommandError fileError(const std::string& file, const std::string& message);
 
 nlohmann::json diagnosticsJson(const std::string& command, const std::string& file,
                                const CommandError& e);

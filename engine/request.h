@@ -134,10 +134,10 @@ struct RunRequest : Request {
 };
 
 // `tandem replay FILE REPORT.json`: the saved report (of check, prove or testgen) whose
-// counterexample is re-executed. `entry`/`cls` come from the report unless given.
+// counterexample is re-executed; the replay reads it within its bounds. `entry`/`cls` come from
+// the report unless given.
 struct ReplayRequest : Request {
   std::string reportFile;
-  nlohmann::json saved;
 };
 
 struct ExportChcRequest : Request {

@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh [--seconds N] [--only NAME] [--build DIR] [--jobs J]
 #
 #   --seconds N   run time of each fuzzer (default: $FUZZ_SECONDS, else 60)
-#   --only NAME   one fuzzer: tdm_fuzzer, dve_fuzzer or expr_fuzzer
+#   --only NAME   one fuzzer: tdm_fuzzer, dve_fuzzer, expr_fuzzer or replay_fuzzer
 #   --build DIR   the build tree (default build-fuzz); its corpus/ grows from run to run
 #   --jobs J      ninja's parallelism for the build (default: the number of cores)
 #
@@ -40,7 +40,7 @@ ninja -C "$build" -j "$jobs" fuzzers | tail -1
 
 shared="$here/../shared"
 seeds="$build/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"/{tdm_fuzzer,dve_fuzzer,expr_fuzzer}
+rm -rf "$seeds" && mkdir -p "$seeds"/{tdm_fuzzer,dve_fuzzer,expr_fuzzer,replay_fuzzer}
 # .tdm: every model the project and the shared suite hold.
 find "$shared/conformance" "$shared/conformance-next" tests/conformance/cases tests/regress \
   examples models bench/models tests/golden -name '*.tdm' 2>/dev/null |
@@ -65,10 +65,14 @@ for i, e in enumerate(sorted(exprs)):
     with open(os.path.join(out, "e%04d" % i), "w") as f:
         f.write(e)
 EOF
+# Replay reports: saved reports of the harness's two models (fuzz/replay_seeds/) and the
+# malformed ones of ../shared/reported/replay/.
+cp fuzz/replay_seeds/*.json "$seeds/replay_fuzzer/"
+cp "$shared"/reported/replay/*.json "$seeds/replay_fuzzer/" 2>/dev/null || true
 
 status=0
 rows=()
-for f in tdm_fuzzer dve_fuzzer expr_fuzzer; do
+for f in tdm_fuzzer dve_fuzzer expr_fuzzer replay_fuzzer; do
   [[ -n "$only" && "$only" != "$f" ]] && continue
   corpus="$build/corpus/$f" arts="$build/artifacts"
   mkdir -p "$corpus" "$arts"
@@ -76,11 +80,14 @@ for f in tdm_fuzzer dve_fuzzer expr_fuzzer; do
   case "$f" in
     tdm_fuzzer|expr_fuzzer) dict="-dict=fuzz/tdm.dict" ;;
     dve_fuzzer) dict="-dict=fuzz/dve.dict" ;;
+    replay_fuzzer) dict="-dict=fuzz/replay.dict" ;;
   esac
   log="$build/$f.log"
   echo "fuzz.sh: $f for $seconds s (log: $log)"
   rc=0
+  # replay_fuzzer links cvc5, whose libcln keeps 26 bytes until exit (scripts/lsan.supp).
   ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    LSAN_OPTIONS=suppressions="$here/scripts/lsan.supp":print_suppressions=0 \
     "$build/fuzz/$f" "$corpus" "$seeds/$f" $dict -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1 -artifact_prefix="$arts/$f-" \
     >"$log" 2>&1 || rc=$?

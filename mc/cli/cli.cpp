@@ -86,14 +86,8 @@ engine::Report dispatch(const Options& o, ir::Program& p, const Streams& s, std:
       return engine::cover(p, coverRequest(o, s));
     case Command::Ir:
       return engine::printIr(p, o.file, o.instrumented);
-    case Command::Replay: {
-      engine::ReplayRequest r = replayRequest(o, s);
-      // The saved run's --check overflow: part of the semantics the trace was found under.
-      const nlohmann::json checks = r.saved.value("checks", nlohmann::json::array());
-      if (std::find(checks.begin(), checks.end(), "overflow") != checks.end())
-        p.checkOverflow = true;
-      return engine::replay(p, r);
-    }
+    case Command::Replay:
+      return engine::replay(p, replayRequest(o, s));
     case Command::Run:
       break;
   }
@@ -195,12 +189,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   try {
     std::vector<std::string> testFiles;
     if (!o.testsFile.empty()) testFiles.push_back(o.testsFile);
-    std::vector<std::string> invariants = o.invariants;
-    if (o.command == Command::Replay)  // the saved run's --invariant properties
-      for (const auto& i :
-           readSavedReport(o.reportFile).value("invariants", nlohmann::json::array()))
-        if (i.is_string()) invariants.push_back(i.get<std::string>());
-    program = engine::loadModel(o.file, invariants, testFiles);
+    program = engine::loadModel(o.file, o.invariants, testFiles);
   } catch (const engine::CommandError& e) {
     return exitStatus(fail(e, commandName(o.command), o.file, o.json, to, diag));
   }

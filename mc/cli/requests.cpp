@@ -226,22 +226,10 @@ engine::RunRequest runRequest(const Options& o, const Streams& s) {
   return r;
 }
 
-nlohmann::json readSavedReport(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw engine::inputError(path, "cannot read the report " + path);
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception&) {
-    throw engine::inputError(path,
-                             path + " is not a JSON report (save one with --json > " + path + ")");
-  }
-}
-
 engine::ReplayRequest replayRequest(const Options& o, const Streams& s) {
   engine::ReplayRequest r;
   fillCommon(r, o, s);
   r.reportFile = o.reportFile;
-  r.saved = readSavedReport(o.reportFile);
   return r;
 }
 

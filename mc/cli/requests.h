@@ -26,7 +26,5 @@ engine::CoverRequest coverRequest(const Options& o, const Streams& s);
 engine::RunRequest runRequest(const Options& o, const Streams& s);
 engine::ExportChcRequest exportChcRequest(const Options& o, const Streams& s);
 engine::ReplayRequest replayRequest(const Options& o, const Streams& s);
-// A saved --json report (replay's REPORT.json); unreadable or not JSON: an input error.
-nlohmann::json readSavedReport(const std::string& path);
 
 }  // namespace tandem::cli

@@ -1,13 +1,10 @@
 #include "mc/ir/frontend.h"
 
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 #include "mc/ir/lower.h"
 #include "mc/lang/checker.h"
+#include "mc/lang/input_file.h"
 #include "mc/lang/parser.h"
 
 namespace tandem {
@@ -88,13 +85,10 @@ std::optional<SourceFile> readSourceFile(const std::string& path, std::ostream& 
     if (collected) collected->push_back({path, {}, message});
     return std::nullopt;
   };
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return fail("is a directory, not a model file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(std::string("cannot open file: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return SourceFile(path, ss.str());
+  std::string why;
+  auto text = readInputFile(path, why);
+  if (!text) return fail(why);
+  return SourceFile(path, std::move(*text));
 }
 
 std::unique_ptr<ir::Program> loadProgram(const SourceFile& file, const FrontendOptions& opts,

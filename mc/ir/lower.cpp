@@ -841,20 +841,37 @@ class Lowerer {
         prog_.edges.push_back(ret);
         prog_.locs[c.exit].out.push_back(static_cast<ir::EdgeId>(prog_.edges.size() - 1));
       }
-      std::vector<int> state(prog_.locs.size(), 0);  // 0 new, 1 on stack, 2 done
-      std::function<void(ir::LocId)> dfs = [&](ir::LocId l) {
-        state[l] = 1;
-        for (auto ei : prog_.locs[l].out) {
-          const ir::Edge& e = prog_.edges[ei];
-          if (e.kind == ir::EdgeKind::Return) continue;
-          if (state[e.to] == 1)
-            prog_.locs[e.to].loopHead = true;
-          else if (state[e.to] == 0)
-            dfs(e.to);
+    }
+    markLoopHeads();
+  }
+
+  // A back edge's target is a loop head. The depth-first search keeps its own stack: a
+  // straight-line procedure of N statements is a path of N locations, and a recursive walk
+  // overflowed the call stack at about 150,000 of them.
+  void markLoopHeads() {
+    std::vector<uint8_t> state(prog_.locs.size(), 0);  // 0 new, 1 on stack, 2 done
+    std::vector<std::pair<ir::LocId, size_t>> stack;   // a location and its next out edge
+    for (const auto& c : prog_.cfas) {
+      if (c.entry == ir::kNone || state[c.entry] != 0) continue;
+      state[c.entry] = 1;
+      stack.emplace_back(c.entry, 0);
+      while (!stack.empty()) {
+        auto& [l, next] = stack.back();
+        const auto& out = prog_.locs[l].out;
+        if (next == out.size()) {
+          state[l] = 2;
+          stack.pop_back();
+          continue;
         }
-        state[l] = 2;
-      };
-      if (c.entry != ir::kNone) dfs(c.entry);
+        const ir::Edge& e = prog_.edges[out[next++]];
+        if (e.kind == ir::EdgeKind::Return) continue;
+        if (state[e.to] == 1) {
+          prog_.locs[e.to].loopHead = true;
+        } else if (state[e.to] == 0) {
+          state[e.to] = 1;
+          stack.emplace_back(e.to, 0);
+        }
+      }
     }
   }
 

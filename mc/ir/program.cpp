@@ -58,8 +58,12 @@ std::string Program::locName(LocId l) const {
   const Location& loc = locs[l];
   if (!loc.labels.empty()) return loc.labels.front();
   const Cfa& c = cfas[loc.cfa];
-  for (size_t i = 0; i < c.locs.size(); ++i)
-    if (c.locs[i] == l) return c.name + "#" + std::to_string(i);
+  // Lowering appends locations in creation order, so c.locs is sorted: a binary search (a linear
+  // one per name made `tandem ir` quadratic: 14.6 s for 100,000 statements). The scan is for a
+  // program built otherwise.
+  auto it = std::lower_bound(c.locs.begin(), c.locs.end(), l);
+  if (it == c.locs.end() || *it != l) it = std::find(c.locs.begin(), c.locs.end(), l);
+  if (it != c.locs.end()) return c.name + "#" + std::to_string(it - c.locs.begin());
   return "#" + std::to_string(l);
 }
 

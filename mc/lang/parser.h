@@ -1,8 +1,9 @@
 // The parser: a hand-written recursive descent over the lexer's tokens, building the AST of
 // mc/lang/ast.h. Syntax errors go to Diagnostics; after each one the parser skips to the next
 // `;` or closing `}` (or top-level keyword) and continues, so one run reports several errors.
-// Nesting deeper than kMaxNesting (parentheses, blocks, operator chains) is an error, which keeps
-// every recursive pass over the tree (here and downstream) within a bounded stack.
+// Nesting deeper than kMaxNesting (parentheses, blocks, prefix and postfix operators) is an error.
+// A chain of binary operators is no nesting: it is parsed by a loop at any length, and the passes
+// that follow its (left-leaning) tree recursively run on the command's large stack (mc/main.cpp).
 #pragma once
 
 #include <memory>

@@ -128,15 +128,14 @@ ast::ExprPtr Parser::conditional() {
   return e;
 }
 
-// Right-associative, built iteratively so a long chain does not recurse.
+// Right-associative, built iteratively so a long chain does not recurse. A chain of any length
+// is accepted: only parentheses, prefix and postfix operators count as nesting.
 ast::ExprPtr Parser::implication() {
-  Nesting nest(*this);
   std::vector<ast::ExprPtr> operands;
   std::vector<SourceLoc> ops;
   operands.push_back(binary(0));
   while (at(Tok::Implies)) {
     ops.push_back(advance().loc);
-    nest.deeper(ops.back());
     operands.push_back(binary(0));
   }
   ast::ExprPtr e = std::move(operands.back());
@@ -147,11 +146,10 @@ ast::ExprPtr Parser::implication() {
 
 ast::ExprPtr Parser::binary(int level) {
   if (level > kTightestBinaryLevel) return unary();
-  Nesting nest(*this);  // each operator of a chain deepens the (left-leaning) tree by one
+  // A chain of any length, built by a loop (`1 + 1 + ... + 1` of 300 terms was refused as nesting).
   ast::ExprPtr e = binary(level + 1);
   while (const BinaryOp* op = binaryOpAt(peek().kind, level)) {
     SourceLoc loc = advance().loc;
-    nest.deeper(loc);
     e = makeBinary(op->op, std::move(e), binary(level + 1), loc);
   }
   return e;

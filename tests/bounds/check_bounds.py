@@ -60,6 +60,10 @@ COMMANDS = [
     ("export-chc stdout", ["export-chc", model("counters255.tdm")], 20, 1),
     # The unwinding of 100,000 iterations (nodes are the states), then endless paths.
     ("cover", ["cover", model("paths.tdm"), "--entry", "walk", "--unwind", "100000", "--algo", "paths"], 2000, 500),
+    # A counterexample of 600,002 steps saved by check (make_replay_report): its --json report
+    # (138 MB) is read and re-executed within the bounds; replay takes no --max-states or
+    # --max-depth (None: not run).
+    ("replay", ["replay", model("long_trace.tdm"), "REPORT", "--entry", "main"], None, None),
 ]
 
 # Z3 4.8.12 steps that do not look at Z3_interrupt: the query's own time runs out, not the
@@ -83,11 +87,22 @@ def bounds(states, depth):
         ("timeout", ["--timeout", "2"], "timeout (2 s)", TIME_BOUND + SLACK),
         ("memory", ["--memory-limit", str(MEMORY_MB)], f"memory limit ({MEMORY_MB} MB)",
          OWN_LIMIT),
-        ("states", ["--max-states", str(states)], f"state bound ({states})", OWN_LIMIT),
-        ("depth", ["--max-depth", str(depth)], f"depth bound ({depth})", OWN_LIMIT),
+    ] + ([("states", ["--max-states", str(states)], f"state bound ({states})", OWN_LIMIT)]
+         if states is not None else []) + (
+        [("depth", ["--max-depth", str(depth)], f"depth bound ({depth})", OWN_LIMIT)]
+        if depth is not None else []) + [
         ("SIGINT", [], "interrupted", TIME_BOUND + SLACK),
         ("SIGTERM", [], "interrupted", TIME_BOUND + SLACK),
     ]
+
+
+def make_replay_report(tandem, folder):
+    """The report replay re-executes: check's counterexample of model long_trace.tdm."""
+    path = os.path.join(folder, "long_trace.json")
+    with open(path, "wb") as out:
+        subprocess.run([tandem, "check", model("long_trace.tdm"), "--entry", "main", "--json",
+                        "--quiet"], stdout=out, stdin=subprocess.DEVNULL, check=False)
+    return path
 
 
 def run_case(tandem, name, args, bound, hangs=False):
@@ -166,9 +181,14 @@ def main():
     ap.add_argument("-j", type=int, default=2)
     a = ap.parse_args()
     cases = []
+    folder = tempfile.TemporaryDirectory()
+    report = None
     for name, args, states, depth in COMMANDS:
         for b in bounds(states, depth):
             if a.only in f"{name} {b[0]}":
+                if "REPORT" in args:
+                    report = report or make_replay_report(a.tandem, folder.name)
+                    args = [report if x == "REPORT" else x for x in args]
                 cases.append((name, args, b, False))
     for name, args in SOLVER_HANGS:
         for b in bounds(1, 1):

@@ -132,13 +132,58 @@ TEST_CASE("replay: bad reports and command lines are exit 2") {
   CHECK(j.err.find("is not a JSON report") != std::string::npos);
   auto missing = runTandem({"replay", pet, tmp.file("none.json")});
   CHECK(missing.rc == 2);
-  CHECK(missing.err.find("cannot read") != std::string::npos);
+  CHECK(missing.err.find("cannot open file: No such file") != std::string::npos);
   auto noReport = runTandem({"replay", pet});
   CHECK(noReport.rc == 2);
   CHECK(noReport.err.find("missing REPORT.json") != std::string::npos);
   auto flag = runTandem({"replay", pet, tmp.file("verified.json"), "--max-states", "3"});
   CHECK(flag.rc == 2);
   CHECK(flag.err.find("does not apply") != std::string::npos);
+}
+
+TEST_CASE("replay: a report of the wrong shape is exit 2, naming the file and the field") {
+  // Each was an abort (exit 134) or an "internal error" (exit 4): nlohmann's type errors escaped.
+  test::TempDir tmp;
+  const std::string pet = shared("peterson2.tdm");
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string step = R"({"process": "P", "statement": "skip;", "line": 3})";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"[]", "not a JSON object"},
+      {deep, "nested deeper than 512 levels"},
+      {R"({"error": {"kind": "assert", "trace": [1, 2]}})", "at /error/trace/0: expected a step"},
+      {R"({"error": {"kind": "assert", "trace": [{"line": "4"}]}})",
+       "at /error/trace/0/line: expected a line number"},
+      {R"({"error": {"kind": "assert", "trace": [{"line": -4}]}})",
+       "at /error/trace/0/line: expected a line number"},
+      {R"({"error": {"kind": 7, "trace": []}})", "at /error/kind: expected a string"},
+      {R"({"error": {"trace": {}}})", "at /error/trace: expected an array"},
+      {R"({"error": {"trace": [], "initial_state": [1]}})",
+       "at /error/initial_state: expected an object"},
+      {R"({"invariants": [1], "error": {"trace": []}})", "at /invariants/0: expected a string"},
+      {R"({"checks": "overflow", "error": {"trace": []}})", "at /checks: expected an array"},
+      {R"({"calls": [{"args": 3}], "error": {"trace": []}})",
+       "at /calls/0/args: expected an object"},
+      {R"({"error": {"trace": [)" + step + R"(, {"state": 1}]}})",
+       "at /error/trace/1/state: expected an object"},
+      {R"({"error": 3})", "holds no counterexample"},
+      {"", "is not a JSON report"},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    CAPTURE(cases[i].second);
+    const std::string name = "bad" + std::to_string(i) + ".json";
+    tmp.write(name, cases[i].first);
+    auto r = runTandem({"replay", pet, tmp.file(name)});
+    CHECK(r.rc == 2);
+    CHECK(r.err.find(tmp.file(name) + ": error: ") != std::string::npos);
+    CHECK(r.err.find(cases[i].second) != std::string::npos);
+    CHECK(r.err.find("internal error") == std::string::npos);
+  }
+  // Not regular files: a directory, a device (`/dev/zero` was a bad_alloc).
+  for (const std::string& file : {tmp.file(""), std::string("/dev/zero")}) {
+    auto r = runTandem({"replay", pet, file});
+    CHECK(r.rc == 2);
+    CHECK(r.err.find(file + ": error: ") != std::string::npos);
+  }
 }
 
 }  // namespace
