@@ -170,8 +170,8 @@ HornSystem Exporter::run() {
   if (!c0.pcs.empty()) {
     inputsToElementForm(p_, sev_, c0, initCond);
     if (!frag_.isCutpoint(c0.pcs))
-      throw Unsupported("initial locations that are not cutpoints (" +
-                        abs_.locationText(c0.pcs) + ")");
+      throw Unsupported("initial locations that are not cutpoints (" + abs_.locationText(c0.pcs) +
+                        ")");
     const Predicate& init = predicateAt(c0.pcs, 0);
     if (w_.clause("initial states", std::nullopt, initCond,
                   Atom{init.name, init.layout->args(c0), &init.layout->names()}))
@@ -190,7 +190,11 @@ HornSystem Exporter::run() {
     header += "; INCOMPLETE (" + out_.incomplete +
               "): clauses of the location vectors not reached yet are missing, so `sat` proves "
               "nothing\n";
-  if (o_.text || out_.incomplete.empty()) out_.text = w_.script(header, out_.incomplete.empty());
+  // A run the budget stopped (time, memory, a signal, --max-states) prints no clauses: hundreds of
+  // MB took seconds past the bound to print, and a part proves nothing. A --max-depth cut does.
+  const bool stopped = o_.budget && o_.budget->stopped();
+  if ((o_.text && !stopped) || out_.incomplete.empty())
+    out_.text = w_.script(header, out_.incomplete.empty());
   return std::move(out_);
 }
 
