@@ -344,8 +344,9 @@ TEST_CASE("cli: prove and export-chc reject a --cutpoints value they do not know
 // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` verified and proved silently.
 TEST_CASE("cli: a vacuous init is verified and proved with a warning") {
   test::TempDir dir;
-  const std::string file = dir.write("vacuous.tdm", "var x: int;\ninit x > 0 && x < 0;\n"
-                                                    "process P { assert false; }\n")
+  const std::string file = dir.write("vacuous.tdm",
+                                     "var x: int;\ninit x > 0 && x < 0;\n"
+                                     "process P { assert false; }\n")
                                .string();
   for (const char* command : {"check", "prove"}) {
     CAPTURE(command);
