@@ -1,6 +1,8 @@
 #include "mc/smt/bounded_worker.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -9,13 +11,35 @@
 
 namespace tandem::smt {
 
-// Shared by the caller and the thread: an abandoned thread keeps it alive.
+namespace {
+
+// How long each side spins before it sleeps on its condition variable. Tandem's engines send
+// calls back to back (an add, a push, a check, a pop per query): sleeping at every hand-off made
+// `prove bench/models/bakery3.tdm` (11,281 queries) take 10.1 s instead of 4.6 s. Spinning keeps
+// both threads awake across a run of calls, for a few microseconds of CPU per call.
+constexpr std::chrono::microseconds kSpin{200};
+
+template <typename Ready>
+bool spinUntil(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  do {
+    for (int i = 0; i < 64; ++i)
+      if (ready()) return true;
+  } while (std::chrono::steady_clock::now() < until);
+  return false;
+}
+
+}  // namespace
+
+// Shared by the caller and the thread: an abandoned thread keeps it alive. `hasJob` and
+// `finished` change under `mu` (for the condition variables) and are read without it to spin.
 struct BoundedWorker::Shared {
   std::mutex mu;
   std::condition_variable wake;  // the thread waits for a job or quit
   std::condition_variable done;  // the caller waits for the job's end
   std::function<void()> job;
-  bool hasJob = false, finished = false, quit = false;
+  std::atomic<bool> hasJob{false}, finished{false};
+  bool quit = false;
   std::exception_ptr error;
   std::shared_ptr<void> adopted;  // freed by the thread when it leaves
 };
@@ -37,6 +61,11 @@ void BoundedWorker::start() {
   std::thread([s = shared_] {
     std::unique_lock<std::mutex> lock(s->mu);
     for (;;) {
+      if (!s->hasJob && !s->quit) {  // the next call usually follows at once
+        lock.unlock();
+        spinUntil([&] { return s->hasJob.load(std::memory_order_acquire); });
+        lock.lock();
+      }
       s->wake.wait(lock, [&] { return s->quit || s->hasJob; });
       if (s->hasJob) {
         std::function<void()> job = std::move(s->job);
@@ -80,6 +109,9 @@ BoundedWorker::Outcome BoundedWorker::run(std::function<void()> job, const Limit
   s.finished = false;
   s.error = nullptr;
   s.wake.notify_one();
+  lock.unlock();
+  spinUntil([&] { return s.finished.load(std::memory_order_acquire); });
+  lock.lock();
   bool interrupted = false;
   std::optional<Clock::time_point> giveUp;  // set once the run has stopped
   const auto far = Clock::now() + std::chrono::hours(24 * 365);
@@ -93,7 +125,7 @@ BoundedWorker::Outcome BoundedWorker::run(std::function<void()> job, const Limit
       // 5 ms: a back end can allocate tens of MB between two looks at the memory limit.
       if (limits.stop) wake = std::min(wake, Clock::now() + std::chrono::milliseconds(5));
     }
-    if (s.done.wait_until(lock, wake, [&] { return s.finished; })) break;
+    if (s.done.wait_until(lock, wake, [&] { return s.finished.load(); })) break;
     const auto now = Clock::now();
     if (giveUp) {
       if (now < *giveUp) continue;
