@@ -1,5 +1,6 @@
 #include "mc/smt/bounded_worker.h"
 
+#include <pthread.h>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -44,8 +45,10 @@ struct BoundedWorker::Shared {
   std::shared_ptr<void> adopted;  // freed by the thread when it leaves
 };
 
-BoundedWorker::BoundedWorker(std::function<void()> interrupt)
-    : interrupt_(std::move(interrupt)), shared_(std::make_shared<Shared>()) {}
+BoundedWorker::BoundedWorker(std::function<void()> interrupt, Placement placement)
+    : interrupt_(std::move(interrupt)),
+      placement_(placement),
+      shared_(std::make_shared<Shared>()) {}
 
 BoundedWorker::~BoundedWorker() {
   {
@@ -58,7 +61,7 @@ BoundedWorker::~BoundedWorker() {
 void BoundedWorker::start() {
   // Detached from the start: the thread ends on `quit`, and owns its share of the state, so an
   // abandoned one needs nothing from this object.
-  std::thread([s = shared_] {
+  auto loop = [s = shared_] {
     std::unique_lock<std::mutex> lock(s->mu);
     for (;;) {
       if (!s->hasJob && !s->quit) {  // the next call usually follows at once
@@ -89,12 +92,38 @@ void BoundedWorker::start() {
       lock.unlock();
       return;
     }
-  }).detach();
+  };
+  if (placement_ == Placement::Any) {
+    std::thread(std::move(loop)).detach();
+    return;
+  }
+  // A pinned thread runs what the command thread ran before (deep translations): the same
+  // reserved stack, touched only as deep as a walk goes.
+  constexpr size_t kStackBytes = size_t{4} << 30;
+  using Loop = decltype(loop);
+  auto* arg = new Loop(std::move(loop));
+  pthread_attr_t attr;
+  pthread_t thread;
+  const bool made = pthread_attr_init(&attr) == 0 &&
+                    pthread_attr_setstacksize(&attr, kStackBytes) == 0 &&
+                    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+                    pthread_create(
+                        &thread, &attr,
+                        [](void* p) -> void* {
+                          std::unique_ptr<Loop> body(static_cast<Loop*>(p));
+                          (*body)();
+                          return nullptr;
+                        },
+                        arg) == 0;
+  pthread_attr_destroy(&attr);
+  if (made) return;
+  std::unique_ptr<Loop> body(arg);  // no room for that stack: a thread as any other
+  std::thread(std::move(*body)).detach();
 }
 
 BoundedWorker::Outcome BoundedWorker::run(std::function<void()> job, const Limits& limits) {
   if (abandoned_) return Outcome::Abandoned;
-  if (!limits.any()) {
+  if (!limits.any() && placement_ == Placement::Any) {
     job();
     return Outcome::Returned;
   }
@@ -146,7 +175,7 @@ BoundedWorker::Outcome BoundedWorker::run(std::function<void()> job, const Limit
 
 void BoundedWorker::adopt(std::shared_ptr<void> owned) {
   std::lock_guard<std::mutex> lock(shared_->mu);
-  if (shared_->finished) {
+  if (shared_->finished && placement_ == Placement::Any) {
     // The job has returned: nothing runs in the back end. Freed when `owned` goes, after the
     // lock (declared before it).
     return;

@@ -11,6 +11,11 @@
 // on alone with the job, and frees what adopt() gave it once the job has returned. So a job must
 // own what it touches (no references to the caller's stack), and the back end must outlive it.
 //
+// A pinned worker runs every job on its thread, limits or not, and frees what adopt() gave it on
+// that thread: cvc5 1.0.3 keeps its node manager in a thread_local, so a cvc5 session must be
+// made, used and destroyed on one thread (a check on another thread throws "bad kind"). Its
+// thread has the command thread's reserved stack (mc/main.cpp): the translations recurse.
+//
 // Why not Z3's own `timeout` parameter: Z3 4.8.10-4.8.12 runs it on a thread-pool scoped_timer
 // that can deadlock when it fires (Z3Prover/z3 PR #5371, issue #5990; the unit suite hung there
 // with a 1 ms limit), and it would not stop the steps above either.
@@ -42,18 +47,24 @@ class BoundedWorker {
     Abandoned,    // the run stopped and the job did not return within kGrace
   };
 
-  explicit BoundedWorker(std::function<void()> interrupt);
+  enum class Placement {
+    Any,     // a call without limits runs on the calling thread
+    Pinned,  // every call runs on the worker's thread
+  };
+
+  explicit BoundedWorker(std::function<void()> interrupt, Placement placement = Placement::Any);
   ~BoundedWorker();
   BoundedWorker(const BoundedWorker&) = delete;
   BoundedWorker& operator=(const BoundedWorker&) = delete;
 
   // Runs `job` and waits as above; an exception from a job that returned is rethrown here.
-  // Without limits the job runs on the calling thread. Once abandoned, every call returns
-  // Abandoned at once without running its job.
+  // Without limits the job runs on the calling thread unless the worker is pinned. Once
+  // abandoned, every call returns Abandoned at once without running its job.
   Outcome run(std::function<void()> job, const Limits& limits);
   bool abandoned() const { return abandoned_; }
   // After Abandoned: `owned` is released once the abandoned job has returned (at once if it
-  // already has), on whichever thread sees that last.
+  // already has), on whichever thread sees that last; a pinned worker's thread releases it
+  // when this object goes.
   void adopt(std::shared_ptr<void> owned);
 
  private:
@@ -61,6 +72,7 @@ class BoundedWorker {
   void start();
 
   std::function<void()> interrupt_;
+  Placement placement_;
   std::shared_ptr<Shared> shared_;  // with the thread, which outlives this object when abandoned
   bool started_ = false;            // the thread starts with the first call that has limits
   bool abandoned_ = false;

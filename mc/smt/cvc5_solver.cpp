@@ -1,12 +1,15 @@
 #include "mc/smt/cvc5_solver.h"
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
 
 #include "mc/expr/float64.h"
 #include "mc/smt/assertion_stack.h"
+#include "mc/smt/bounded_worker.h"
 #include "mc/smt/cvc5_translate.h"
 #include "mc/smt/model_extract.h"
 #include "mc/smt/smt_error.h"
@@ -80,12 +83,16 @@ struct Cvc5Session {
     for (const cvc5::Term& side : tr->sideConstraints({&formula, 1})) solver->assertFormula(side);
     solver->assertFormula(t);
   }
-  cvc5::Result check(std::span<const ExprRef> assumptions) {
+  // A check in two steps: the translation of its assumptions, then the check, which a stop may
+  // abandon (it touches only this session).
+  void prepare(std::span<const ExprRef> assumptions) {
     std::vector<cvc5::Term> extra;
     for (ExprRef a : assumptions) extra.push_back(tr->term(a));
     for (const cvc5::Term& side : tr->sideConstraints(assumptions)) extra.push_back(side);
-    last = extra;
-    return extra.empty() ? solver->checkSat() : solver->checkSatAssuming(extra);
+    last = std::move(extra);
+  }
+  cvc5::Result check() {
+    return last.empty() ? solver->checkSat() : solver->checkSatAssuming(last);
   }
   // After an unsat check: the positions of the client's assumptions (the first `clientCount` of
   // the last check's) among those cvc5 says it rests on; side constraints are facts, left out.
@@ -115,12 +122,38 @@ struct Cvc5Session {
 // of the limit, to produce the model: unlimited, that second check once ran for minutes after a
 // 2 s answer (found by scripts/difftest). Without a limit only the model session exists. (The
 // split predates the switch to MiniSat; one limited session with models may now do.)
+//
+// cvc5 1.0.3 has no interrupt, and its node manager is thread_local: every call into cvc5 runs on
+// one pinned worker thread (bounded_worker.h). A check runs there under the run's stop
+// (SIGINT/SIGTERM, the memory limit, the deadline): when the run stops, the check is abandoned
+// after the worker's grace and the solver answers nothing more. A stop on SIGTERM during a
+// 15 s query took 15 s to end the run before (shared/reported/testgen_classic_hang.tdm with
+// --solver cvc5).
 class Cvc5Solver final : public Solver {
  public:
   Cvc5Solver(TermNaming naming, bool cores)
       : naming_(std::move(naming)),
         cores_(cores),
-        models_(std::make_unique<Cvc5Session>(naming_, true, cores)) {}
+        worker_(std::make_unique<BoundedWorker>([] {}, BoundedWorker::Placement::Pinned)) {
+    onThread([&] { models_ = std::make_shared<Cvc5Session>(naming_, true, cores_); });
+  }
+  ~Cvc5Solver() override {
+    // The sessions go on the thread that made them; an abandoned check still runs in one, so
+    // they go with the worker's thread then.
+    if (worker_->abandoned()) {
+      worker_->adopt(
+          std::make_shared<std::pair<std::shared_ptr<Cvc5Session>, std::shared_ptr<Cvc5Session>>>(
+              std::move(models_), std::move(limited_)));
+      return;
+    }
+    try {
+      onThread([&] {
+        models_.reset();
+        limited_.reset();
+      });
+    } catch (...) {  // a destructor of cvc5's: nothing left to report it to
+    }
+  }
 
   std::string name() const override { return "cvc5"; }
   Capabilities capabilities() const override {
@@ -135,10 +168,13 @@ class Cvc5Solver final : public Solver {
 
  protected:
   void doAdd(ExprRef formula) override {
-    guard([&] {
-      models_->add(formula);
-      if (limited_) limited_->add(formula);
-    });
+    if (!dead_)
+      onThread([&] {
+        guard([&] {
+          models_->add(formula);
+          if (limited_) limited_->add(formula);
+        });
+      });
     stack_.add(formula);
   }
 
@@ -147,10 +183,10 @@ class Cvc5Solver final : public Solver {
   CheckResult doCheck(std::span<const ExprRef> assumptions) override {
     model_.reset();
     core_.reset();
-    // cvc5 1.0.3 cannot be interrupted once a check runs: a stop is seen before it starts, and
-    // the run's deadline caps its time limit.
     const QueryStop& stop = queryStop();
+    if (dead_) return stopAnswer();
     if (stop.stopNow && stop.stopNow()) return CheckResult::unknown("interrupted");
+    // The run's deadline caps cvc5's own time limit, so a check usually ends by itself.
     unsigned limit = timeoutMs_;
     if (stop.deadline) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -159,45 +195,58 @@ class Cvc5Solver final : public Solver {
       if (left <= 0) return CheckResult::unknown("timeout");
       if (!limit || static_cast<uint64_t>(left) < limit) limit = static_cast<unsigned>(left);
     }
-    limitTo(limit);
     try {
-      if (!limited_) limitModels(0);
+      onThread([&] {
+        limitTo(limit);
+        if (!limited_) limitModels(0);
+      });
       if (limited_) {
-        CheckResult first = answer(limited_->check(assumptions));
-        if (first.isUnsat() && cores_) core_ = limited_->unsatCore(assumptions.size());
-        if (!first.isSat()) return first;
-        limitModels(remaining(limit, stop));
+        std::optional<CheckResult> first = checkIn(limited_, assumptions);
+        if (!first) return stopAnswer();
+        if (first->isUnsat() && cores_)
+          onThread([&] { core_ = limited_->unsatCore(assumptions.size()); });
+        if (!first->isSat()) return *first;
+        onThread([&] { limitModels(remaining(limit, stop)); });
         if (modelsLimitMs_ == ~0u) return CheckResult::unknown("timeout");
       }
-      CheckResult r = answer(models_->check(assumptions));
-      if (limited_ && !r.isSat())  // the unlimited session contradicts the limited one
-        return CheckResult::unknown("cvc5: sat within the time limit, but " + r.toString() +
+      std::optional<CheckResult> r = checkIn(models_, assumptions);
+      if (!r) return stopAnswer();
+      if (limited_ && !r->isSat())  // the unlimited session contradicts the limited one
+        return CheckResult::unknown("cvc5: sat within the time limit, but " + r->toString() +
                                     " when asked for a model");
-      if (r.isSat()) {
-        Cvc5ModelSource source(*models_->tr, *models_->solver);
-        model_ = extractModel(stack_.with(assumptions), source);
-      } else if (r.isUnsat() && cores_) {
-        core_ = models_->unsatCore(assumptions.size());
+      if (r->isSat()) {
+        onThread([&] {
+          Cvc5ModelSource source(*models_->tr, *models_->solver);
+          model_ = extractModel(stack_.with(assumptions), source);
+        });
+      } else if (r->isUnsat() && cores_) {
+        onThread([&] { core_ = models_->unsatCore(assumptions.size()); });
       }
-      return r;
+      return *r;
     } catch (const cvc5::CVC5ApiException& ex) {
       return CheckResult::unknown(std::string("cvc5 error: ") + ex.what());
     }
   }
 
   void doPush() override {
-    guard([&] {
-      models_->solver->push();
-      if (limited_) limited_->solver->push();
-    });
+    if (!dead_)
+      onThread([&] {
+        guard([&] {
+          models_->solver->push();
+          if (limited_) limited_->solver->push();
+        });
+      });
     stack_.push();
   }
   void doPop(unsigned levels) override {
     stack_.pop(levels);
-    guard([&] {
-      models_->solver->pop(levels);
-      if (limited_) limited_->solver->pop(levels);
-    });
+    if (!dead_)
+      onThread([&] {
+        guard([&] {
+          models_->solver->pop(levels);
+          if (limited_) limited_->solver->pop(levels);
+        });
+      });
   }
   void addChainStats(SolverStats& into) const override {
     into.backendQueries += ownStats().queries;
@@ -205,6 +254,37 @@ class Cvc5Solver final : public Solver {
   }
 
  private:
+  // Runs `job` on the worker's thread and waits for it: a call that no stop abandons, so it may
+  // use the caller's stack.
+  template <class F>
+  void onThread(F job) {
+    worker_->run(std::function<void()>(std::move(job)), {});
+  }
+
+  // Translates the assumptions into `session`, then checks there under the run's stop. The check
+  // owns what it touches (the session, its answer): an abandoned one runs on alone.
+  // nullopt: abandoned.
+  std::optional<CheckResult> checkIn(const std::shared_ptr<Cvc5Session>& session,
+                                     std::span<const ExprRef> assumptions) {
+    onThread([&] { session->prepare(assumptions); });
+    const QueryStop& stop = queryStop();
+    BoundedWorker::Limits limits;
+    limits.runDeadline = stop.deadline;
+    limits.stop = stop.stopNow;
+    auto answered = std::make_shared<CheckResult>(CheckResult::unknown("interrupted"));
+    const BoundedWorker::Outcome outcome =
+        worker_->run([session, answered] { *answered = answer(session->check()); }, limits);
+    if (outcome == BoundedWorker::Outcome::Abandoned) {
+      dead_ = true;
+      return std::nullopt;
+    }
+    return *answered;
+  }
+
+  CheckResult stopAnswer() const {
+    return stoppedBeforeCheck().value_or(CheckResult::unknown("interrupted"));
+  }
+
   template <class F>
   static void guard(F f) {
     try {
@@ -233,7 +313,8 @@ class Cvc5Solver final : public Solver {
     return static_cast<uint64_t>(left) < limit ? static_cast<unsigned>(left) : limit;
   }
 
-  // The model session's tlimit-per (0: none); ~0u is remembered, not set: there is no time.
+  // On the worker's thread, as the two below. The model session's tlimit-per (0: none); ~0u is
+  // remembered, not set: there is no time.
   void limitModels(unsigned ms) {
     if (ms == ~0u || ms == modelsLimitMs_) {
       modelsLimitMs_ = ms;
@@ -252,7 +333,7 @@ class Cvc5Solver final : public Solver {
         return;
       }
       if (!limited_) {
-        limited_ = std::make_unique<Cvc5Session>(naming_, false, cores_);
+        limited_ = std::make_shared<Cvc5Session>(naming_, false, cores_);
         stack_.replay([&](ExprRef f) { limited_->add(f); }, [&] { limited_->solver->push(); });
       }
       if (limitMs_ != ms) limited_->solver->setOption("tlimit-per", std::to_string(ms));
@@ -263,8 +344,10 @@ class Cvc5Solver final : public Solver {
   TermNaming naming_;
   bool cores_;  // unsatAssumptions answers (see makeCvc5Solver)
   unsigned timeoutMs_ = 0, limitMs_ = 0, modelsLimitMs_ = 0;
-  std::unique_ptr<Cvc5Session> models_;   // produces models; never limited
-  std::unique_ptr<Cvc5Session> limited_;  // only while a time limit is set
+  bool dead_ = false;  // a check was abandoned after a stop: cvc5 is not called any more
+  std::unique_ptr<BoundedWorker> worker_;  // made first, gone last: the sessions live on its thread
+  std::shared_ptr<Cvc5Session> models_;    // produces models; never limited
+  std::shared_ptr<Cvc5Session> limited_;   // only while a time limit is set
   AssertionStack stack_;
   std::optional<Model> model_;
   std::optional<std::vector<size_t>> core_;  // of the last check, when it answered unsat

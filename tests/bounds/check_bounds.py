@@ -10,8 +10,9 @@ Each command runs on a model of tests/bounds/ that would run for ever, once with
   - print a complete JSON report with verdict `unknown` and the bound's reason,
   - exit with status 4,
 and testgen's report holds the tests found so far. A stopped export-chc leaves no `-o` file and
-prints no (check-sat). SOLVER_HANGS are queries Z3 works on without looking at its interrupt:
-they run with --timeout and the signals only, and must end within HANG_SLACK.
+prints no (check-sat). SOLVER_HANGS are queries Z3 works on without looking at its interrupt, and
+a long cvc5 check (cvc5 1.0.3 has no interrupt): they run with --timeout and the signals only,
+and must end within HANG_SLACK.
 
 usage: check_bounds.py --tandem PATH [--only SUBSTRING] [-j N]
 """
@@ -72,6 +73,8 @@ SOLVER_HANGS = [
     ("cover z3 push", ["cover", model("squares.tdm"), "--entry", "main", "--unwind", "25"]),
     ("testgen classic nl", ["testgen", model("squares_input.tdm"), "--entry", "main", "--solving", "classic"]),
     ("testgen classic f64", ["testgen", model("floats.tdm"), "--entry", "walk", "--solving", "classic"]),
+    # One check of 40 s and more; a signal waited for its end.
+    ("testgen cvc5 nl", ["testgen", model("squares_input.tdm"), "--entry", "main", "--solving", "classic", "--solver", "cvc5"]),
 ]
 TIMED = ("timeout", "SIGINT", "SIGTERM")
 

@@ -86,3 +86,39 @@ TEST_CASE("bounded worker: a stop abandons a job that ignores its interrupt, wit
     CHECK(watch.expired());  // freed by the thread once the job returned
   }
 }
+
+namespace {
+
+// Records the thread that destroys it.
+struct Witness {
+  explicit Witness(std::shared_ptr<std::thread::id> on) : freedOn(std::move(on)) {}
+  Witness(const Witness&) = delete;
+  Witness& operator=(const Witness&) = delete;
+  std::shared_ptr<std::thread::id> freedOn;
+  ~Witness() { *freedOn = std::this_thread::get_id(); }
+};
+
+}  // namespace
+
+TEST_CASE("bounded worker: a pinned worker runs every job on one thread of its own") {
+  // cvc5 1.0.3's node manager is thread_local: its sessions must stay on one thread.
+  const auto caller = std::this_thread::get_id();
+  auto freedOn = std::make_shared<std::thread::id>();
+  std::thread::id first, second;
+  {
+    BoundedWorker w([] {}, BoundedWorker::Placement::Pinned);
+    CHECK(w.run([&] { first = std::this_thread::get_id(); }, {}) ==
+          BoundedWorker::Outcome::Returned);
+    BoundedWorker::Limits l;
+    l.stop = [] { return false; };
+    CHECK(w.run([&] { second = std::this_thread::get_id(); }, l) ==
+          BoundedWorker::Outcome::Returned);
+    CHECK_THROWS_AS(w.run([] { throw std::runtime_error("no"); }, {}), std::runtime_error);
+    // What it adopts goes on its thread, even when no job is left running.
+    w.adopt(std::make_shared<Witness>(freedOn));
+  }
+  CHECK(first != caller);
+  CHECK(second == first);
+  for (int i = 0; i < 200 && *freedOn == std::thread::id(); ++i) std::this_thread::sleep_for(5ms);
+  CHECK(*freedOn == first);
+}
