@@ -22,7 +22,9 @@ void reportError(Report& rep, const ir::Program& p, const SymbolicRun& run, bool
   // The inputs drive the concrete run into an error before the symbolic path's end (a call in an
   // expression the symbolic path treated as an uninterpreted function failed: found by difftest).
   // The reference evaluator's error is real, so it is the counterexample.
-  if (!rp.followed && rp.error) rp.followed = true;
+  // An error the concrete run met only after it left the path (ranOn) has no trace here: the
+  // verdict stays unknown.
+  if (!rp.followed && rp.error && !rp.ranOn) rp.followed = true;
   if (!rp.followed) {
     rep.verdict = Verdict::Unknown;
     if (end.exceedsLimits) {

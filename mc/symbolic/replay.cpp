@@ -33,12 +33,12 @@ bool sameError(const exec::ExecError& got, const PathEnd& end) {
 // symbolically (a failed `assume`, or an error inside a call the path left uninterpreted), or
 // where its branches were dropped (mixed solving could not decide them, a bound). The inputs still
 // drive the concrete run on, and the test ends as `run` with them does (found by difftest: tests
-// said pass where run failed). Runs the entry's thread on, deterministically, from the last state.
-void runOn(const exec::Evaluator& ev, Replay& r, exec::ScriptedChooser& chooser) {
+// said pass where run failed). Runs the entry's thread on, deterministically, from `s`: the last
+// state of the path, or the state where the concrete run left it (ranOn).
+void runOn(const exec::Evaluator& ev, Replay& r, exec::ScriptedChooser& chooser, exec::State s) {
   constexpr uint64_t kSteps = 100000;  // a test's program runs on for at most this many steps
-  if (r.states.empty() || r.states.back().threads.empty()) return;
+  if (s.threads.empty()) return;
   const ir::Program& p = ev.program();
-  exec::State s = r.states.back();
   for (uint64_t step = 0; step < kSteps; ++step) {
     if (ev.terminated(s, 0)) return;
     const ir::LocId pc = s.threads[0].top().pc;
@@ -78,6 +78,17 @@ void runOn(const exec::Evaluator& ev, Replay& r, exec::ScriptedChooser& chooser)
     addLabels(p, s, r.labels);
   }
   r.unfinished = "more than " + std::to_string(kSteps) + " steps after the path";
+}
+
+// The concrete run left the path at `s` (another branch, or past the error the path promised):
+// the inputs still drive it on, and a test ends as `run` with them does (difftest seed 7907: a
+// test said pass where the run failed one loop iteration later). Method call sequences (class
+// analysis) are not run on: the next call's start is the path's.
+void leavePath(const exec::Evaluator& ev, Replay& r, const PathEnd& end, const ir::Cfa& entry,
+               exec::ScriptedChooser& chooser, const exec::State& s) {
+  if (!end.calls.empty() || entry.kind == ir::CfaKind::ClassInit) return;
+  r.ranOn = true;
+  runOn(ev, r, chooser, s);
 }
 
 }  // namespace
@@ -161,6 +172,7 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
     if (!ev.enabled(s, 0, id)) {
       r.problem = "step " + std::to_string(i) + " at " + at + " ('" + p.edges[id].text +
                   "') is not enabled concretely";
+      leavePath(ev, r, end, cfa, chooser, s);
       return r;
     }
     notePremise(ev, s, id, r);
@@ -204,6 +216,7 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
   if (end.error) {
     r.problem = end.errorAtEntry ? "the last frame starts without the error"
                                  : "the concrete run does not reach the error";
+    if (!end.errorAtEntry) leavePath(ev, r, end, cfa, chooser, r.states.back());
     return r;
   }
   if (chooser.exhausted()) {
@@ -211,7 +224,8 @@ Replay replayPath(const exec::Evaluator& ev, ir::CfaId entry, const PathEnd& end
     return r;
   }
   r.followed = true;
-  if (cfa.kind != ir::CfaKind::ClassInit) runOn(ev, r, chooser);  // end.error is unset here
+  if (cfa.kind != ir::CfaKind::ClassInit && !r.states.empty())  // end.error is unset here
+    runOn(ev, r, chooser, r.states.back());
   return r;
 }
 

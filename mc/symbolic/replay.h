@@ -33,6 +33,9 @@ struct Replay {
   // Followed, without an error: why the concrete run could not be run on to its end after the
   // path (empty: it ended, blocked, or there was nothing after the path).
   std::string unfinished;
+  // Not followed: the concrete run left the path and went on alone to its end; `error`, `labels`
+  // and `unfinished` say how it ended, `states` stop where it left the path.
+  bool ranOn = false;
 
   // The state path edge i runs from.
   const exec::State& before(size_t i) const;
