@@ -142,12 +142,18 @@ BoundedWorker::Outcome BoundedWorker::run(std::function<void()> job, const Limit
   spinUntil([&] { return s.finished.load(std::memory_order_acquire); });
   lock.lock();
   bool interrupted = false;
+  // An interrupt is sent again every kRepeat until the job returns: one that arrives before the
+  // back end starts its step is lost (Z3 4.8.12 clears it when a check starts), and the unit
+  // suite's 2 s per-query limit once waited 14 minutes on a loaded machine.
+  constexpr auto kRepeat = std::chrono::milliseconds(20);
+  Clock::time_point nextInterrupt{};
   std::optional<Clock::time_point> giveUp;  // set once the run has stopped
   const auto far = Clock::now() + std::chrono::hours(24 * 365);
   for (;;) {
     auto wake = far;
+    if (interrupted) wake = nextInterrupt;
     if (giveUp) {
-      wake = *giveUp;
+      wake = std::min(wake, *giveUp);
     } else {
       if (limits.callDeadline && !interrupted) wake = std::min(wake, *limits.callDeadline);
       if (limits.runDeadline) wake = std::min(wake, *limits.runDeadline);
@@ -156,17 +162,26 @@ BoundedWorker::Outcome BoundedWorker::run(std::function<void()> job, const Limit
     }
     if (s.done.wait_until(lock, wake, [&] { return s.finished.load(); })) break;
     const auto now = Clock::now();
+    if (interrupted && now >= nextInterrupt) {
+      interrupt_();
+      nextInterrupt = now + kRepeat;
+    }
     if (giveUp) {
       if (now < *giveUp) continue;
+      if (limits.gate && !limits.gate->abandon()) {  // outside its open part: wait for it
+        giveUp = now + std::chrono::milliseconds(5);
+        continue;
+      }
       abandoned_ = true;
       return Outcome::Abandoned;
     }
     const bool runStopped =
         (limits.runDeadline && now >= *limits.runDeadline) || (limits.stop && limits.stop());
     if (runStopped) giveUp = now + kGrace;
-    if (runStopped || (limits.callDeadline && now >= *limits.callDeadline && !interrupted)) {
-      if (!interrupted) interrupt_();
+    if (!interrupted && (runStopped || (limits.callDeadline && now >= *limits.callDeadline))) {
+      interrupt_();
       interrupted = true;
+      nextInterrupt = now + kRepeat;
     }
   }
   if (s.error) std::rethrow_exception(std::exchange(s.error, nullptr));

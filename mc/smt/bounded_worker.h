@@ -21,6 +21,7 @@
 // with a 1 ms limit), and it would not stop the steps above either.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -35,10 +36,35 @@ class BoundedWorker {
   // interrupt it sees within milliseconds.
   static constexpr std::chrono::milliseconds kGrace{300};
 
+  // Marks the part of a job that may be walked away from, for a job that also uses the caller's
+  // memory before or after it (one hand-off per query instead of one per step: each hand-off
+  // costs a wake-up of the other thread, milliseconds on a loaded machine).
+  class Gate {
+   public:
+    // On the job's thread, around the part that touches only what the job owns. close() false:
+    // the caller walked away; the job must return at once, touching nothing of the caller's.
+    void open() { state_.store(kOpen); }
+    bool close() {
+      int open = kOpen;
+      return state_.compare_exchange_strong(open, kShut);
+    }
+    // On the caller: true when the job is inside its open part, which is then abandoned.
+    bool abandon() {
+      int open = kOpen;
+      return state_.compare_exchange_strong(open, kAbandoned);
+    }
+
+   private:
+    static constexpr int kShut = 0, kOpen = 1, kAbandoned = 2;
+    std::atomic<int> state_{kShut};
+  };
+
   struct Limits {
     std::optional<Clock::time_point> callDeadline;  // interrupt, then keep waiting
     std::optional<Clock::time_point> runDeadline;   // interrupt, then abandon after kGrace
     std::function<bool()> stop;                     // as runDeadline; called on the caller
+    // Set: the job is abandoned only inside the gate's open part (else the caller waits on).
+    std::shared_ptr<Gate> gate;
     bool any() const { return callDeadline || runDeadline || stop; }
   };
   enum class Outcome {
