@@ -224,9 +224,6 @@ void Walk::go(exec::State& s) {
     if (p_.isClosed()) ts.locations = locationsJson(p_, s);
     record(std::move(ts));
     turn = sys_.turnAfter(s, mv);
-    // Not the layer's rule yet: here a rendezvous into an atomic location gives the sender the
-    // turn, where check gives it to nobody.
-    if (mv.isRendezvous() && exec::keepsTurnAt(p_, s.threads[t].top().pc)) turn = t;
     // Inside `atomic` the states between its statements are not states of the model (the block
     // is one step, LANGUAGE.md; check's successors never show them): no invariant is checked
     // there (found by difftest, seed 10690: run failed an invariant that check verified).

@@ -21,8 +21,8 @@ StepResult System::step(State& s, const Move& m, Chooser& chooser) const {
 }
 
 ThreadId System::turnAfter(const State& n, const Move& m) const {
-  if (m.isRendezvous() || n.threads[m.thread].frames.empty()) return kNoThread;
-  return keepsTurnAt(p_, n.threads[m.thread].top().pc) ? m.thread : kNoThread;
+  if (n.threads[m.thread].frames.empty()) return kNoThread;
+  return turnAfterAt(p_, m.thread, n.threads[m.thread].top().pc, m.isRendezvous());
 }
 
 bool System::validEnd(const State& s, ThreadId t) const {

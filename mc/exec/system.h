@@ -20,11 +20,13 @@
 //   keeps the turn: only its local steps are moves, and no rendezvous. It loses the turn when it
 //   leaves the block, or when it has no enabled step (blocked inside the block: then every
 //   thread moves, as in SPIN). The states between the steps of a block are not states of the
-//   model: nobody stores them or checks invariants in them. A rendezvous gives nobody the turn
-//   (the .tdm checker refuses rendezvous inside atomic blocks).
+//   model: nobody stores them or checks invariants in them. A rendezvous gives nobody the turn,
+//   even when it takes a thread inside a block (the .tdm checker refuses rendezvous inside
+//   atomic blocks, but a `goto` may follow one into a block).
 // - Enumeration order: the enabled local steps of thread 0, 1, ... (each thread's edges in the
 //   order they leave its location), then the rendezvous pairs by sender thread, send edge,
-//   receiver thread, receive edge. Counterexamples, bounds and search order depend on it.
+//   receiver thread, receive edge. Counterexamples, bounds and search order depend on it. (The
+//   fragments take one thread's moves at a time, forEachMoveOf: in the order of its edges.)
 // - A thread is at a *valid end* when its only frame has terminated (nothing but Return edges
 //   leaves its location) or waits at a location labelled `end...`; only in models with end
 //   states (Program::endStates: never in DVE models). A state without moves is a *deadlock*
@@ -44,6 +46,11 @@ namespace tandem::exec {
 
 // Inside an atomic block: the thread at `l` keeps the turn.
 inline bool keepsTurnAt(const ir::Program& p, ir::LocId l) { return p.locs[l].atomic; }
+
+// Who holds the turn after thread t's move (a rendezvous, or a local step) took it to `to`.
+inline ThreadId turnAfterAt(const ir::Program& p, ThreadId t, ir::LocId to, bool rendezvous) {
+  return !rendezvous && keepsTurnAt(p, to) ? t : kNoThread;
+}
 
 // A bottom frame at `l` has terminated: nothing but Return edges leave (a procedure's exit, or
 // the end of a process body, which nothing leaves).

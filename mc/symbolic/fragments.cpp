@@ -198,10 +198,14 @@ class FragmentBuilder::Policy final : public TransferPolicy {
     return v;
   }
 
-  void successor(SymState&& s, ir::EdgeId) override { next_.push_back(config(std::move(s))); }
+  void successor(SymState&& s, ir::EdgeId) override {
+    SymConfig c = config(std::move(s));
+    if (p_.isClosed()) c.turn = exec::turnAfterAt(p_, thread_, c.pcs[thread_], false);
+    next_.push_back(std::move(c));
+  }
 
   void synced(SymState&& s, ir::EdgeId, exec::ThreadId u, ir::EdgeId recvId) override {
-    SymConfig c = config(std::move(s));
+    SymConfig c = config(std::move(s));  // a rendezvous gives nobody the turn
     c.pcs[u] = p_.edges[recvId].to;
     next_.push_back(std::move(c));
   }
@@ -397,8 +401,7 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
       work.pop_back();
       // Another thread may be inside an atomic block, where it was blocked: it no longer holds
       // the others back (isAbstractionPoint).
-      if (!first && (closed ? isAbstractionPoint(b.pcs) && !exec::keepsTurnAt(p_, b.pcs[t])
-                            : isCutpoint(b.pcs))) {
+      if (!first && (closed ? isAbstractionPoint(b.pcs) && b.turn != t : isCutpoint(b.pcs))) {
         ends.push_back(Policy::end(FragmentEnd::Kind::Cutpoint, std::move(b)));
         continue;
       }
@@ -406,13 +409,14 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
       const size_t endsBefore = ends.size();
       Policy policy(*this, b.pcs, t, next, ends);
       stepThread(b, t, policy);
-      if (closed && (first || exec::keepsTurnAt(p_, b.pcs[t]))) {
+      if (closed && (first || b.turn == t)) {
         ExprRef moves = moved(b, next, ends, endsBefore);
         if (first && deadlocks) stuck.push_back(em.mkNot(moves));
         // Blocked inside an atomic block, the thread lets the others move (as SPIN): the state is
         // a meeting point like a cutpoint (isAbstractionPoint).
         if (!first && !moves->isTrue() && isAbstractionPoint(b.pcs)) {
           SymConfig blocked = b;
+          blocked.turn = exec::kNoThread;
           blocked.st.pathCond.push_back(em.mkNot(moves));
           ends.push_back(Policy::end(FragmentEnd::Kind::Cutpoint, std::move(blocked)));
         }
