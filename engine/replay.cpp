@@ -297,8 +297,8 @@ Report Replayer::run(search::Budget& budget) {
   if (cur && !found && !budget.stopped()) {
     Capture cap = successors(*cur);
     sys_.codec().encode(*cur, buf_);
-    if (kind_ == "deadlock" && cap.items.empty() && cap.errors.empty() &&
-        !sys_.allAtValidEnd(buf_)) {
+    if (kind_ == "deadlock" &&
+        search::deadlocked(sys_, buf_, !cap.items.empty() || !cap.errors.empty())) {
       found = search::FoundError{ir::ErrorKind::Deadlock, {}, "no process can move", {}};
     } else if (steps_.empty() && kind_ == "invariant") {
       auto st = ev_.checkInvariants(*cur);

@@ -10,6 +10,7 @@
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
 #include "mc/exec/evaluator.h"
+#include "mc/exec/system.h"
 #include "mc/expr/float64.h"
 
 namespace tandem::engine {
@@ -91,6 +92,7 @@ class Walk {
       : p_(p),
         r_(r),
         ev_(ev),
+        sys_(ev),
         budget_(budget),
         observer_(observer),
         chooser_(r.seed),
@@ -129,23 +131,15 @@ class Walk {
   }
   // Whether a bound ends the walk before its next step (`stopped` says which).
   bool outOfBudget();
-  struct Choice;
 
   const ir::Program& p_;
   const RunRequest& r_;
   exec::Evaluator& ev_;
+  exec::System sys_;
   search::Budget& budget_;
   StepObserver& observer_;
   exec::RandomChooser chooser_;
   std::mt19937_64 rng_;
-};
-
-// A step of one thread, or (u set) a rendezvous of t's send e and u's receive re.
-struct Walk::Choice {
-  exec::ThreadId t;
-  ir::EdgeId e;
-  exec::ThreadId u = exec::kNoThread;
-  ir::EdgeId re = ir::kNone;
 };
 
 bool Walk::outOfBudget() {
@@ -167,55 +161,36 @@ bool Walk::outOfBudget() {
 void Walk::go(exec::State& s) {
   if (auto inv = ev_.checkInvariants(s); !inv.ok() && tracked(ir::ErrorKind::Invariant))
     fail(inv.error(), "");
-  exec::ThreadId atomicThread = exec::kNoThread;  // keeps the turn inside `atomic`
+  exec::ThreadId turn = exec::kNoThread;  // inside `atomic`, its thread keeps the turn
   while (!error) {
     if (outOfBudget()) return;
-    // The movable threads (the one inside an atomic block keeps the turn), and the rendezvous
-    // pairs that can happen (rendezvous never happen inside atomic blocks).
-    std::vector<Choice> moves;
-    auto collect = [&] {
-      for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
-        if (atomicThread != exec::kNoThread && atomicThread != t) continue;
-        for (auto e : ev_.enabledEdges(s, t)) moves.push_back({t, e});
-      }
-      if (atomicThread != exec::kNoThread) return;
-      ev_.forEachRendezvous(s, [&](exec::ThreadId t, ir::EdgeId se, exec::ThreadId u,
-                                   ir::EdgeId re) {
-        exec::State probe = s;
-        if (ev_.executeSync(probe, t, se, u, re, chooser_).status() != exec::StepStatus::Blocked)
-          moves.push_back({t, se, u, re});
-      });
-    };
-    collect();
-    if (moves.empty() && atomicThread != exec::kNoThread) {  // blocked inside atomic
-      atomicThread = exec::kNoThread;
+    if (turn != exec::kNoThread && sys_.turnIn(s, turn) == exec::kNoThread) {
+      turn = exec::kNoThread;  // blocked inside atomic
       // The block ends here, so its state is one the others see: the invariants hold in it.
       if (auto inv = ev_.checkInvariants(s); !inv.ok() && tracked(ir::ErrorKind::Invariant)) {
         fail(inv.error(), recent.empty() ? "" : recent.back().label);
         return;
       }
-      collect();
     }
+    const std::vector<exec::Move> moves = sys_.enabledMoves(s, turn, chooser_);
     if (moves.empty()) {
-      bool done = true, ended = true;
-      for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
-        done = done && ev_.terminated(s, t);
-        ended = ended && ev_.validEnd(s, t);
-      }
-      if (!ended && p_.isClosed() && tracked(ir::ErrorKind::Deadlock)) {
+      const exec::SystemStatus status = sys_.status(s, false);
+      if (status == exec::SystemStatus::Deadlock && tracked(ir::ErrorKind::Deadlock)) {
         error = ErrorInfo{"deadlock", "(deadlock)", 0, "no process can move", {}, {}, false};
         if (!recent.empty()) error->label = recent.back().label;
         return;
       }
-      stopped = done            ? "terminated"
-                : ended         ? "no process can move: every process is at a valid end state"
-                : p_.isClosed() ? "deadlock: no process can move"
-                                : "blocked: an assume or guard does not hold";
+      stopped = sys_.allTerminated(s) ? "terminated"
+                : status == exec::SystemStatus::ValidEnd
+                    ? "no process can move: every process is at a valid end state"
+                : status == exec::SystemStatus::Deadlock
+                    ? "deadlock: no process can move"
+                    : "blocked: an assume or guard does not hold";
       return;
     }
-    const Choice mv = moves[std::uniform_int_distribution<size_t>(0, moves.size() - 1)(rng_)];
-    const exec::ThreadId t = mv.t;
-    const ir::EdgeId e = mv.e;
+    const exec::Move mv = moves[std::uniform_int_distribution<size_t>(0, moves.size() - 1)(rng_)];
+    const exec::ThreadId t = mv.thread;
+    const ir::EdgeId e = mv.edge;
     // What the step report needs of the state before it, not a copy of the state: that costs
     // its depth per step (run_deep_recursion.tdm, depth 10,000: 8.5 s, quadratic).
     const std::map<std::string, std::string> before = stateValues(p_, s);
@@ -225,11 +200,11 @@ void Walk::go(exec::State& s) {
     ts.label = p_.locName(s.threads[t].top().pc);
     ts.statement = p_.edges[e].text;
     ts.line = p_.edges[e].loc.line;
-    if (mv.u != exec::kNoThread)
-      ts.statement += "  =>  " + threadName(p_, s, mv.u) + ": " + p_.edges[mv.re].text;
+    if (mv.isRendezvous())
+      ts.statement +=
+          "  =>  " + threadName(p_, s, mv.partner) + ": " + p_.edges[mv.partnerEdge].text;
     const std::string label = ts.label;
-    auto res = mv.u == exec::kNoThread ? ev_.execute(s, t, e, chooser_)
-                                       : ev_.executeSync(s, t, e, mv.u, mv.re, chooser_);
+    auto res = sys_.step(s, mv, chooser_);
     ts.step = steps++;
     if (res.status() == exec::StepStatus::Error) {
       const auto& err = res.error();
@@ -248,12 +223,11 @@ void Walk::go(exec::State& s) {
     ts.state = stateJson(p_, s);
     if (p_.isClosed()) ts.locations = locationsJson(p_, s);
     record(std::move(ts));
-    atomicThread = exec::kNoThread;
-    if (p_.locs[s.threads[t].top().pc].atomic) atomicThread = t;
+    turn = sys_.turnAfter(s, mv);
     // Inside `atomic` the states between its statements are not states of the model (the block
     // is one step, LANGUAGE.md; check's successors never show them): no invariant is checked
     // there (found by difftest, seed 10690: run failed an invariant that check verified).
-    if (atomicThread != exec::kNoThread) continue;
+    if (turn != exec::kNoThread) continue;
     if (auto inv = ev_.checkInvariants(s); !inv.ok() && tracked(ir::ErrorKind::Invariant))
       fail(inv.error(), label);
   }

@@ -363,9 +363,8 @@ class Prover::ExecVisitor final : public search::SearchVisitor {
     const bool moves = pr_.sys_.successors(enc, sink);
     for (const search::FoundError& e : sink.errors)
       pr_.recordProblem(id, exec::ExecError{e.kind, e.loc, e.message, false}, &e.move);
-    if (!moves && pr_.p_.isClosed() &&
-        pr_.o_.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)] &&
-        !pr_.sys_.allAtValidEnd(enc))
+    if (pr_.p_.isClosed() && pr_.o_.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)] &&
+        search::deadlocked(pr_.sys_, enc, moves))
       pr_.recordProblem(id, deadlockError(), nullptr);
     for (size_t n : sink.fresh) push(n);
   }

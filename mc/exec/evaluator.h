@@ -89,20 +89,12 @@ class Evaluator {
   // reports the error). Return edges are disabled in a bottom frame.
   bool enabled(const State& s, ThreadId t, ir::EdgeId e) const;
   std::vector<ir::EdgeId> enabledEdges(const State& s, ThreadId t) const;
-  // The bottom frame is at a location that nothing but Return edges leave (a procedure's exit,
-  // the end of a process body).
+  // The bottom frame is at a location that nothing but Return edges leave (exec::terminatedAt,
+  // system.h: a procedure's exit, the end of a process body).
   bool terminated(const State& s, ThreadId t) const;
-  // Thread t may stay where it is for ever without a deadlock: it terminated, or waits at a
-  // location labelled `end...` (never in DVE models, Program::endStates).
-  bool validEnd(const State& s, ThreadId t) const;
   StepResult execute(State& s, ThreadId t, ir::EdgeId e, Chooser& chooser) const;
 
-  // --- Rendezvous (rendezvous.cpp). ---
-  // Every pair of a Sync send out of the location of thread t's top frame and a Sync receive on
-  // the same channel out of another thread u's, by t, its edges, u, its edges: the candidates
-  // for executeSync (guards, indices and matches not evaluated).
-  template <class F>
-  void forEachRendezvous(const State& s, F&& f) const;
+  // --- Rendezvous (rendezvous.cpp); the pairs are System::forEachRendezvous (system.h). ---
   // Thread t's send `send` and thread u's receive `recv` as one step. In the pre-state: the
   // sender's guard holds, its values are computed, the receiver's guard (which reads the message:
   // constants that must match) holds, and the channel indices are equal (else Blocked). Then the
@@ -210,24 +202,5 @@ class Evaluator {
   size_t closedThreads_ = 0;
   ThreadId ruleThread_ = kNoThread;
 };
-
-template <class F>
-void Evaluator::forEachRendezvous(const State& s, F&& f) const {
-  for (ThreadId t = 0; t < s.threads.size(); ++t) {
-    if (s.threads[t].frames.empty()) continue;
-    for (ir::EdgeId se : program_.locs[s.threads[t].top().pc].out) {
-      const ir::Edge& send = program_.edges[se];
-      if (send.kind != ir::EdgeKind::Sync || !send.syncSend) continue;
-      for (ThreadId u = 0; u < s.threads.size(); ++u) {
-        if (u == t || s.threads[u].frames.empty()) continue;
-        for (ir::EdgeId re : program_.locs[s.threads[u].top().pc].out) {
-          const ir::Edge& recv = program_.edges[re];
-          if (recv.kind == ir::EdgeKind::Sync && !recv.syncSend && recv.channel == send.channel)
-            f(t, se, u, re);
-        }
-      }
-    }
-  }
-}
 
 }  // namespace tandem::exec

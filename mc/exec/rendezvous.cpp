@@ -1,6 +1,6 @@
 // The rendezvous step: a send and a receive on a rendezvous channel, in two threads, as one step
-// (LANGUAGE.md, Channels). The successor functions pair the candidates (forEachRendezvous); this
-// is the one rule of what the pair does.
+// (LANGUAGE.md, Channels). The successor functions pair the candidates (System::forEachRendezvous);
+// this is the one rule of what the pair does.
 #include <string>
 #include <utility>
 

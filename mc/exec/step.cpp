@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mc/exec/eval_context.h"
+#include "mc/exec/system.h"
 
 namespace tandem::exec {
 
@@ -25,7 +26,7 @@ bool Evaluator::enabledAt(const State& s, ThreadId t, ir::EdgeId id, unsigned de
     case ir::EdgeKind::Return:
       return th.frames.size() > 1;
     case ir::EdgeKind::Sync:
-      return false;  // only with a partner (forEachRendezvous, executeSync)
+      return false;  // only with a partner (System::forEachRendezvous, executeSync)
     case ir::EdgeKind::Assert:
     case ir::EdgeKind::Assumed:
     case ir::EdgeKind::Call:
@@ -43,18 +44,7 @@ std::vector<ir::EdgeId> Evaluator::enabledEdges(const State& s, ThreadId t) cons
 
 bool Evaluator::terminated(const State& s, ThreadId t) const {
   const Thread& th = s.threads[t];
-  if (th.frames.size() != 1) return false;
-  // The exit of a procedure (only its Return edge leaves), or the end of a process body (nothing
-  // leaves: processes have no Return edge and may have no exit location at all).
-  for (ir::EdgeId id : program_.locs[th.top().pc].out)
-    if (program_.edges[id].kind != ir::EdgeKind::Return) return false;
-  return true;
-}
-
-bool Evaluator::validEnd(const State& s, ThreadId t) const {
-  if (!program_.endStates) return false;
-  const Thread& th = s.threads[t];
-  return terminated(s, t) || (th.frames.size() == 1 && program_.endLabelled(th.top().pc));
+  return th.frames.size() == 1 && terminatedAt(program_, th.top().pc);
 }
 
 StepResult Evaluator::execute(State& s, ThreadId t, ir::EdgeId e, Chooser& chooser) const {

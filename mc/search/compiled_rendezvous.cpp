@@ -1,4 +1,4 @@
-// Rendezvous in the compiled engine: the pairs of Evaluator::forEachRendezvous, each run as
+// Rendezvous in the compiled engine: the pairs of exec::System::forEachRendezvous, each run as
 // Evaluator::executeSync does (sender's guard, channel indices, values, receiver's guard on the
 // message; then the sender's effects, the receiver's, both moves). A value that leaves int64
 // hands the pair to the reference evaluator.
@@ -11,7 +11,8 @@ namespace tandem::search {
 
 bool CompiledSystem::rendezvous(const int64_t* s, SuccessorSink& sink) {
   // The receives at the threads' locations, by channel, once; then each send meets those of its
-  // channel, in the order of Evaluator::forEachRendezvous (sender, its edge, receiver, its edge).
+  // channel, in the order of exec::System::forEachRendezvous (sender, its edge, receiver, its
+  // edge).
   for (uint32_t u = 0; u < layout_.threadCount(); ++u)
     for (uint32_t re : syncOutOf(u, s)) {
       const EdgeCode& recv = code_->edges[re];

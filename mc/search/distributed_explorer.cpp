@@ -281,8 +281,8 @@ class DistributedExplorer::Impl final : public SuccessorSink {
       own_.found = Found::Error;
       own_.source = source;
       enterEnd();
-    } else if (source != StateStore::kNoParent && !moved && opts_.deadlock &&
-               !sys_.allAtValidEnd(state)) {
+    } else if (source != StateStore::kNoParent && opts_.deadlock &&
+               deadlocked(sys_, state, moved)) {
       own_.found = Found::Deadlock;
       own_.source = source;
       enterEnd();

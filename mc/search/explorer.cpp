@@ -141,7 +141,7 @@ class ExplicitVisitor final : public SearchVisitor {
     if (sink_.err) {
       res_.errorSource = e.id;
       ended = Outcome::ErrorFound;
-    } else if (!moved && deadlock_ && !sys_.allAtValidEnd(state)) {
+    } else if (deadlock_ && deadlocked(sys_, state, moved)) {
       res_.errorSource = e.id;
       ended = Outcome::Deadlock;
     }

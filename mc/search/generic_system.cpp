@@ -83,7 +83,7 @@ std::vector<exec::Value> poolValues(const ir::Program& p, const std::vector<ir::
 }  // namespace
 
 GenericSystem::GenericSystem(const ir::Program& p, exec::Evaluator& ev, GenericOptions opts)
-    : p_(p), ev_(ev), opts_(opts), codec_(p) {}
+    : p_(p), ev_(ev), sys_(ev), opts_(opts), codec_(p) {}
 
 void GenericSystem::emit(const exec::State& s, const Move& move, SuccessorSink& sink,
                          bool initial) {
@@ -271,50 +271,91 @@ void GenericSystem::methodCalls(const exec::State& s, SuccessorSink& sink) {
   }
 }
 
-void GenericSystem::expand(const exec::State& s, exec::ThreadId t, Move& move, unsigned depth,
-                           SuccessorSink& sink) {
-  for (ir::EdgeId e : ev_.enabledEdges(s, t)) {
-    Enumerator en({});
-    do {
-      exec::State n = s;
-      auto r = ev_.execute(n, t, e, en);
-      if (en.unbounded()) {
-        sink.incomplete("a nondeterministic value of an unbounded type at line " +
-                        std::to_string(p_.edges[e].loc.line) +
-                        " cannot be enumerated; symbolic execution is not implemented yet");
-        return;
+void GenericSystem::expand(const exec::State& s, exec::ThreadId turn, const Move& move,
+                           unsigned depth, SuccessorSink& sink) {
+  bool go = true;
+  sys_.forEachMove(s, turn, [&](const exec::Move& mv) {
+    if (go) go = stepLocal(s, mv, move, depth, sink);
+  });
+}
+
+bool GenericSystem::stepLocal(const exec::State& s, const exec::Move& mv, const Move& move,
+                              unsigned depth, SuccessorSink& sink) {
+  Enumerator en({});
+  do {
+    exec::State n = s;
+    auto r = sys_.step(n, mv, en);
+    if (en.unbounded()) {
+      sink.incomplete("a nondeterministic value of an unbounded type at line " +
+                      std::to_string(p_.edges[mv.edge].loc.line) +
+                      " cannot be enumerated; symbolic execution is not implemented yet");
+      return false;
+    }
+    Move m = move;
+    m.edges.push_back(mv.edge);
+    m.choices.insert(m.choices.end(), en.taken().begin(), en.taken().end());
+    switch (r.status()) {
+      case exec::StepStatus::Blocked:
+      case exec::StepStatus::Terminated:
+        break;
+      case exec::StepStatus::Error: {
+        const auto& err = r.error();
+        if (err.limit)
+          sink.incomplete(err.message);
+        else if (tracked(err.kind))
+          sink.error({err.kind, err.loc, err.message, m});
+        break;  // an untracked error ends that execution silently
       }
-      Move m = move;
-      m.edges.push_back(e);
-      m.choices.insert(m.choices.end(), en.taken().begin(), en.taken().end());
-      switch (r.status()) {
-        case exec::StepStatus::Blocked:
-        case exec::StepStatus::Terminated:
-          break;
-        case exec::StepStatus::Error: {
-          const auto& err = r.error();
-          if (err.limit)
-            sink.incomplete(err.message);
-          else if (tracked(err.kind))
-            sink.error({err.kind, err.loc, err.message, m});
-          break;  // an untracked error ends that execution silently
+      case exec::StepStatus::Ok: {
+        // Inside an atomic block the thread goes on; its intermediate states are not emitted.
+        const exec::ThreadId turn = sys_.turnAfter(n, mv);
+        const bool inAtomic = turn != exec::kNoThread;
+        if (inAtomic && depth < opts_.atomicDepth && sys_.turnIn(n, turn) != exec::kNoThread) {
+          expand(n, turn, m, depth + 1, sink);
+        } else {
+          if (inAtomic && depth >= opts_.atomicDepth)
+            sink.incomplete("an atomic block ran for more than " +
+                            std::to_string(opts_.atomicDepth) + " steps");
+          emit(n, m, sink);
         }
-        case exec::StepStatus::Ok: {
-          const auto& th = n.threads[t];
-          bool inAtomic = p_.locs[th.top().pc].atomic;
-          if (inAtomic && depth < opts_.atomicDepth && !ev_.enabledEdges(n, t).empty()) {
-            expand(n, t, m, depth + 1, sink);
-          } else {
-            if (inAtomic && depth >= opts_.atomicDepth)
-              sink.incomplete("an atomic block ran for more than " +
-                              std::to_string(opts_.atomicDepth) + " steps");
-            emit(n, m, sink);
-          }
-          break;
-        }
+        break;
       }
-    } while (en.advance());
-  }
+    }
+  } while (en.advance());
+  return true;
+}
+
+bool GenericSystem::stepRendezvous(const exec::State& s, const exec::Move& mv,
+                                   SuccessorSink& sink) {
+  bool moved = false;
+  Enumerator en({});
+  do {
+    exec::State n = s;
+    auto r = sys_.step(n, mv, en);
+    if (en.unbounded()) {
+      sink.incomplete("a nondeterministic value of an unbounded type at line " +
+                      std::to_string(p_.edges[mv.edge].loc.line) + " cannot be enumerated");
+      return moved;
+    }
+    Move m;
+    m.thread = mv.thread;
+    m.edges.push_back(mv.edge);
+    m.partner = mv.partner;
+    m.partnerEdge = mv.partnerEdge;
+    m.choices.assign(en.taken().begin(), en.taken().end());
+    if (r.status() == exec::StepStatus::Error) {
+      moved = true;  // a step was possible: it fails
+      const auto& err = r.error();
+      if (err.limit)
+        sink.incomplete(err.message);
+      else if (tracked(err.kind))
+        sink.error({err.kind, err.loc, err.message, m});
+    } else if (r.ok()) {
+      moved = true;
+      emit(n, m, sink);
+    }
+  } while (en.advance());
+  return moved;
 }
 
 bool GenericSystem::successors(std::string_view state, SuccessorSink& sink) {
@@ -326,41 +367,17 @@ bool GenericSystem::successors(std::string_view state, SuccessorSink& sink) {
     return true;
   }
   bool any = false;
-  for (exec::ThreadId t = 0; t < s.threads.size(); ++t) {
-    if (ev_.enabledEdges(s, t).empty()) continue;
+  exec::ThreadId stuck = exec::kNoThread;  // a step's choices could not be enumerated: skip it
+  sys_.forEachMove(s, exec::kNoThread, [&](const exec::Move& mv) {
+    if (mv.isRendezvous()) {
+      if (stepRendezvous(s, mv, sink)) any = true;
+      return;
+    }
     any = true;
+    if (mv.thread == stuck) return;
     Move m;
-    m.thread = t;
-    expand(s, t, m, 0, sink);
-  }
-  ev_.forEachRendezvous(s, [&](exec::ThreadId t, ir::EdgeId se, exec::ThreadId u, ir::EdgeId re) {
-    Enumerator en({});
-    do {
-      exec::State n = s;
-      auto r = ev_.executeSync(n, t, se, u, re, en);
-      if (en.unbounded()) {
-        sink.incomplete("a nondeterministic value of an unbounded type at line " +
-                        std::to_string(p_.edges[se].loc.line) + " cannot be enumerated");
-        return;
-      }
-      Move m;
-      m.thread = t;
-      m.edges.push_back(se);
-      m.partner = u;
-      m.partnerEdge = re;
-      m.choices.assign(en.taken().begin(), en.taken().end());
-      if (r.status() == exec::StepStatus::Error) {
-        any = true;  // a step was possible: it fails
-        const auto& err = r.error();
-        if (err.limit)
-          sink.incomplete(err.message);
-        else if (tracked(err.kind))
-          sink.error({err.kind, err.loc, err.message, m});
-      } else if (r.ok()) {
-        any = true;
-        emit(n, m, sink);
-      }
-    } while (en.advance());
+    m.thread = mv.thread;
+    if (!stepLocal(s, mv, m, 0, sink)) stuck = mv.thread;
   });
   return any;
 }
@@ -372,10 +389,7 @@ std::optional<FoundError> GenericSystem::checkInvariants(std::string_view state)
 }
 
 bool GenericSystem::allAtValidEnd(std::string_view state) {
-  exec::State s = codec_.decode(state);
-  for (exec::ThreadId t = 0; t < s.threads.size(); ++t)
-    if (!ev_.validEnd(s, t)) return false;
-  return true;
+  return sys_.allAtValidEnd(codec_.decode(state));
 }
 
 std::optional<bool> GenericSystem::guardConjunct(uint32_t t, ir::EdgeId e, uint32_t k) {
@@ -428,16 +442,17 @@ std::optional<exec::State> GenericSystem::replay(const exec::State& state, const
     return s;
   }
   if (move.partner != kNoPartner) {
-    auto r = move.edges.size() == 1 ? ev_.executeSync(s, move.thread, move.edges[0], move.partner,
-                                                      move.partnerEdge, script)
-                                    : exec::StepResult::blocked();
+    auto r =
+        move.edges.size() == 1
+            ? sys_.step(s, {move.thread, move.edges[0], move.partner, move.partnerEdge}, script)
+            : exec::StepResult::blocked();
     if (r.status() == exec::StepStatus::Error && error)
       *error = FoundError{r.error().kind, r.error().loc, r.error().message, move};
     if (!r.ok()) return std::nullopt;
     return s;
   }
   for (size_t i = 0; i < move.edges.size(); ++i) {
-    auto r = ev_.execute(s, move.thread, move.edges[i], script);
+    auto r = sys_.step(s, {move.thread, move.edges[i], exec::kNoThread, ir::kNone}, script);
     if (r.status() == exec::StepStatus::Error) {
       if (error && i + 1 == move.edges.size())
         *error = FoundError{r.error().kind, r.error().loc, r.error().message, move};

@@ -1,6 +1,8 @@
-// The transition system of any program, stepped by the reference evaluator (mc/exec). A move
-// is one step of one thread; inside an `atomic` block the thread keeps the turn, and the
-// intermediate states are not stored. Nondeterministic choices over finite types (bool, enum)
+// The transition system of any program, stepped by the reference evaluator (mc/exec) through
+// the system-step layer (exec::System, system.h: the moves, the turn inside `atomic` blocks,
+// valid end states). A transition is one move, or a move into an atomic block with the steps
+// its thread takes there until it leaves it or is blocked; the intermediate states are not
+// stored. Nondeterministic choices over finite types (bool, enum)
 // are enumerated; a choice of an unbounded integer cannot be enumerated and makes the
 // exploration incomplete (symbolic execution handles those).
 #pragma once
@@ -9,6 +11,7 @@
 #include <memory>
 
 #include "mc/exec/evaluator.h"
+#include "mc/exec/system.h"
 #include "mc/search/state_codec.h"
 #include "mc/search/transition_system.h"
 
@@ -59,8 +62,18 @@ class GenericSystem final : public TransitionSystem {
 
  private:
   class Enumerator;
-  void expand(const exec::State& s, exec::ThreadId t, Move& move, unsigned depth,
+  // The moves of `s` while `turn` holds the turn inside an atomic block (after `move`, the
+  // block's steps so far), each by stepLocal.
+  void expand(const exec::State& s, exec::ThreadId turn, const Move& move, unsigned depth,
               SuccessorSink& sink);
+  // The local step `mv` from `s`, under every combination of its choices; inside an atomic
+  // block the thread goes on (expand). False when its choices cannot be enumerated (the
+  // thread's other steps from `s` are then not tried).
+  bool stepLocal(const exec::State& s, const exec::Move& mv, const Move& move, unsigned depth,
+                 SuccessorSink& sink);
+  // The rendezvous `mv` from `s`, under every combination of its choices; whether it could
+  // happen (it executed or failed).
+  bool stepRendezvous(const exec::State& s, const exec::Move& mv, SuccessorSink& sink);
   // `initial`: an initial state (with GenericOptions::initialUnchecked, emitted unchecked).
   void emit(const exec::State& s, const Move& move, SuccessorSink& sink, bool initial = false);
   // Class analysis: the method calls possible from `s` (a returned init or method).
@@ -72,6 +85,7 @@ class GenericSystem final : public TransitionSystem {
 
   const ir::Program& p_;
   exec::Evaluator& ev_;
+  exec::System sys_;
   GenericOptions opts_;
   StateCodec codec_;
   std::string buf_;

@@ -139,7 +139,7 @@ class ParallelExplorer::Run {
       if (!run_.store.growIfDue(id_, may_)) full();
       if (err_)
         run_.found(Outcome::ErrorFound, std::move(err_), e.key, path);
-      else if (!moved && run_.opts.deadlock && !sys_->allAtValidEnd(state))
+      else if (run_.opts.deadlock && deadlocked(*sys_, state, moved))
         run_.found(Outcome::Deadlock, std::nullopt, e.key, path);
       if (!why_.empty()) run_.incomplete(std::move(why_));
       why_.clear();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mc/exec/system.h"
+
 namespace tandem::search {
 
 namespace {
@@ -100,9 +102,10 @@ Trace buildTrace(TransitionSystem& sys, const std::vector<std::string>& path,
     cur = std::move(*next);
   }
   if (res.outcome == Outcome::Deadlock) {
-    tr.replayed = true;
-    for (exec::ThreadId t = 0; t < cur.threads.size(); ++t)
-      if (!ev.enabledEdges(cur, t).empty()) tr.replayed = false;
+    const exec::System sys(ev);
+    exec::ScriptedChooser probe;  // tries the rendezvous candidates
+    const bool moved = !sys.enabledMoves(cur, exec::kNoThread, probe).empty();
+    tr.replayed = sys.status(cur, moved) == exec::SystemStatus::Deadlock;
     if (!tr.replayed) tr.problem = "the replayed final state is not a deadlock";
     return tr;
   }

@@ -62,7 +62,7 @@ class TransitionSystem {
   virtual bool successors(std::string_view state, SuccessorSink& sink) = 0;
   // The first violated invariant (or error evaluating one) in `state`.
   virtual std::optional<FoundError> checkInvariants(std::string_view state) = 0;
-  // Whether every thread is at a valid end state (Evaluator::validEnd): a state without
+  // Whether every thread is at a valid end state (exec::System::validEnd): a state without
   // successors is then not a deadlock.
   virtual bool allAtValidEnd(std::string_view state) = 0;
   // Locations of all threads, for coverage-guided search and reports.
@@ -75,5 +75,11 @@ class TransitionSystem {
     return std::nullopt;
   }
 };
+
+// A state without moves is a deadlock unless every thread is at a valid end: exec::System's
+// rule (mc/exec/system.h), over either transition system. `moved`: successors() found a move.
+inline bool deadlocked(TransitionSystem& sys, std::string_view state, bool moved) {
+  return !moved && !sys.allAtValidEnd(state);
+}
 
 }  // namespace tandem::search

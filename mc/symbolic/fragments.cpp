@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "mc/exec/system.h"
 #include "mc/ir/edge_exprs.h"
 
 namespace tandem::symbolic {
@@ -21,10 +22,11 @@ bool FragmentBuilder::isCutpoint(const std::vector<ir::LocId>& pcs) const {
     // cutpoint), so the returned value reaches the caller's predicates exactly instead of
     // through a hidden result variable no predicate can name.
     const ir::Location& top = p_.locs[pcs.back()];
-    return cut_[pcs.back()] && !top.atomic && !(pcs.size() > 1 && top.isExit);
+    return cut_[pcs.back()] && !exec::keepsTurnAt(p_, pcs.back()) &&
+           !(pcs.size() > 1 && top.isExit);
   }
   for (ir::LocId l : pcs)
-    if (!cut_[l] || p_.locs[l].atomic) return false;
+    if (!cut_[l] || exec::keepsTurnAt(p_, l)) return false;
   return true;
 }
 
@@ -196,10 +198,14 @@ class FragmentBuilder::Policy final : public TransferPolicy {
     return v;
   }
 
-  void successor(SymState&& s, ir::EdgeId) override { next_.push_back(config(std::move(s))); }
+  void successor(SymState&& s, ir::EdgeId) override {
+    SymConfig c = config(std::move(s));
+    if (p_.isClosed()) c.turn = exec::turnAfterAt(p_, thread_, c.pcs[thread_], false);
+    next_.push_back(std::move(c));
+  }
 
   void synced(SymState&& s, ir::EdgeId, exec::ThreadId u, ir::EdgeId recvId) override {
-    SymConfig c = config(std::move(s));
+    SymConfig c = config(std::move(s));  // a rendezvous gives nobody the turn
     c.pcs[u] = p_.edges[recvId].to;
     next_.push_back(std::move(c));
   }
@@ -348,43 +354,26 @@ ExprRef FragmentBuilder::moved(const SymConfig& from, const std::vector<SymConfi
   return any;
 }
 
-bool FragmentBuilder::allAtValidEnd(const std::vector<ir::LocId>& pcs) const {
-  if (!p_.endStates) return false;
-  for (ir::LocId l : pcs) {
-    bool terminated = true;  // as exec::Evaluator::validEnd: nothing leaves, or an end label
-    for (ir::EdgeId id : p_.locs[l].out)
-      terminated = terminated && p_.edges[id].kind == ir::EdgeKind::Return;
-    if (!terminated && !p_.endLabelled(l)) return false;
-  }
-  return true;
-}
-
 void FragmentBuilder::stepThread(const SymConfig& b, size_t t, Policy& policy) const {
   const bool closed = p_.isClosed();
-  const Mover mover{static_cast<exec::ThreadId>(t),
-                    closed ? std::span<const ir::LocId>(b.pcs) : std::span<const ir::LocId>()};
-  for (ir::EdgeId id : p_.locs[closed ? b.pcs[t] : b.pcs.back()].out) {
-    const ir::Edge& e = p_.edges[id];
-    if (e.kind != ir::EdgeKind::Sync) {
-      transfer_.step(threadState(b, t), mover, id, policy);
-      continue;
-    }
-    if (p_.locs[e.from].atomic) throw NotImplemented("a rendezvous inside an atomic block");
-    if (!e.syncSend) continue;  // a receive is the partner of a sender's step
-    for (size_t u = 0; u < b.pcs.size(); ++u) {
-      if (u == t) continue;
-      for (ir::EdgeId rid : p_.locs[b.pcs[u]].out) {
-        const ir::Edge& re = p_.edges[rid];
-        if (re.kind != ir::EdgeKind::Sync || re.syncSend || re.channel != e.channel) continue;
+  const auto tid = static_cast<exec::ThreadId>(t);
+  const Mover mover{tid, closed ? std::span<const ir::LocId>(b.pcs) : std::span<const ir::LocId>()};
+  const ir::LocId at = closed ? b.pcs[t] : b.pcs.back();
+  for (ir::EdgeId id : p_.locs[at].out)
+    if (p_.edges[id].kind == ir::EdgeKind::Sync && exec::keepsTurnAt(p_, at))
+      throw NotImplemented("a rendezvous inside an atomic block");
+  // The moves of exec::System (system.h), enumerated by the same rule over locations; the
+  // transfer relation takes them (guards become path conditions).
+  exec::forEachMoveOf(
+      p_, b.pcs.size(), [&](exec::ThreadId u) { return b.pcs[u]; }, tid, at,
+      [&](ir::EdgeId id) { transfer_.step(threadState(b, t), mover, id, policy); },
+      [&](ir::EdgeId id, exec::ThreadId u, ir::EdgeId rid) {
         // The fragment goes on with the sender; a receiver inside an atomic block would have to
         // move first.
-        if (p_.locs[re.to].atomic)
+        if (exec::keepsTurnAt(p_, p_.edges[rid].to))
           throw NotImplemented("a rendezvous whose receiver enters an atomic block");
-        transfer_.stepSync(threadState(b, t), mover, id, static_cast<exec::ThreadId>(u), rid,
-                           policy);
-      }
-    }
-  }
+        transfer_.stepSync(threadState(b, t), mover, id, u, rid, policy);
+      });
 }
 
 std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const {
@@ -397,7 +386,7 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
   // Deadlocks of closed systems: the prestate where no thread moves, unless all are at a valid
   // end (LANGUAGE.md, Semantics).
   const bool deadlocks =
-      closed && transfer_.tracks(ir::ErrorKind::Deadlock) && !allAtValidEnd(pre.pcs);
+      closed && transfer_.tracks(ir::ErrorKind::Deadlock) && !exec::allAtValidEnd(p_, pre.pcs);
   std::vector<ExprRef> stuck;
   // The prestate's facts stay with it: a fragment's condition and edges are its path's.
   SymConfig start = pre;
@@ -412,8 +401,7 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
       work.pop_back();
       // Another thread may be inside an atomic block, where it was blocked: it no longer holds
       // the others back (isAbstractionPoint).
-      if (!first &&
-          (closed ? isAbstractionPoint(b.pcs) && !p_.locs[b.pcs[t]].atomic : isCutpoint(b.pcs))) {
+      if (!first && (closed ? isAbstractionPoint(b.pcs) && b.turn != t : isCutpoint(b.pcs))) {
         ends.push_back(Policy::end(FragmentEnd::Kind::Cutpoint, std::move(b)));
         continue;
       }
@@ -421,13 +409,14 @@ std::vector<FragmentEnd> FragmentBuilder::fragments(const SymConfig& pre) const 
       const size_t endsBefore = ends.size();
       Policy policy(*this, b.pcs, t, next, ends);
       stepThread(b, t, policy);
-      if (closed && (first || p_.locs[b.pcs[t]].atomic)) {
+      if (closed && (first || b.turn == t)) {
         ExprRef moves = moved(b, next, ends, endsBefore);
         if (first && deadlocks) stuck.push_back(em.mkNot(moves));
         // Blocked inside an atomic block, the thread lets the others move (as SPIN): the state is
         // a meeting point like a cutpoint (isAbstractionPoint).
         if (!first && !moves->isTrue() && isAbstractionPoint(b.pcs)) {
           SymConfig blocked = b;
+          blocked.turn = exec::kNoThread;
           blocked.st.pathCond.push_back(em.mkNot(moves));
           ends.push_back(Policy::end(FragmentEnd::Kind::Cutpoint, std::move(blocked)));
         }

@@ -65,15 +65,13 @@ class FragmentBuilder {
   // systems, a frame of its process at its location.
   SymState threadState(const SymConfig& c, size_t t) const;
   SymValue freshValue(TypeRef t, const std::string& name) const;
-  // Thread `t`'s steps from `b`: its edges, and for a rendezvous send, one step per receive of
-  // another thread on the same channel.
+  // Thread `t`'s moves from `b` (exec::forEachMoveOf): its edges, and for a rendezvous send, one
+  // step per receive of another thread on the same channel.
   void stepThread(const SymConfig& b, size_t t, Policy& policy) const;
   // The condition under which the steps from `from` that produced `next` and the error ends
   // from `ends[firstEnd]` on happen: some step is taken (or fails).
   ExprRef moved(const SymConfig& from, const std::vector<SymConfig>& next,
                 const std::vector<FragmentEnd>& ends, size_t firstEnd) const;
-  // Every thread at a valid end: terminated, or at a label starting with `end`.
-  bool allAtValidEnd(const std::vector<ir::LocId>& pcs) const;
   // Values a reference of frame `depth` can have: null, or the address of a variable whose
   // address the code of that frame or of a caller takes.
   std::vector<SymValue> refCandidates(TypeRef refType, const std::vector<ir::LocId>& pcs,

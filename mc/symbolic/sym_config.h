@@ -12,6 +12,9 @@ namespace tandem::symbolic {
 struct SymConfig {
   SymState st;
   std::vector<ir::LocId> pcs;  // per thread
+  // Closed systems: the thread inside an atomic block that keeps the turn (exec::System's rule,
+  // system.h), exec::kNoThread for none.
+  exec::ThreadId turn = exec::kNoThread;
 };
 
 }  // namespace tandem::symbolic

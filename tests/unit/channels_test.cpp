@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mc/exec/evaluator.h"
+#include "mc/exec/system.h"
 #include "mc/ir/frontend.h"
 #include "mc/lang/parser.h"
 #include "mc/lang/printer.h"
@@ -154,7 +155,8 @@ TEST_CASE("channels: executeSync passes the values, checks matches and channel i
   REQUIRE(init.ok());
   const exec::State& s0 = init.value();
   std::vector<std::pair<exec::ThreadId, exec::ThreadId>> pairs;
-  ev.forEachRendezvous(s0, [&](exec::ThreadId t, ir::EdgeId se, exec::ThreadId u, ir::EdgeId re) {
+  exec::System(ev).forEachRendezvous(s0, [&](const exec::Move& m) {
+    const auto [t, se, u, re] = m;
     pairs.emplace_back(t, u);
     exec::State n = s0;
     auto r = ev.executeSync(n, t, se, u, re, none);

@@ -14,6 +14,7 @@
 #include "mc/dve/import.h"
 #include "mc/dve/lexer.h"
 #include "mc/exec/evaluator.h"
+#include "mc/exec/system.h"
 #include "mc/ir/ir_printer.h"
 
 namespace tandem {
@@ -119,11 +120,10 @@ TEST_CASE("dve import: untyped channels are rendezvous: each sync is a Sync edge
   REQUIRE(s.ok());
   exec::State n = s.value();
   bool stepped = false;
-  ev.forEachRendezvous(s.value(),
-                       [&](exec::ThreadId t, ir::EdgeId se, exec::ThreadId u, ir::EdgeId re) {
-                         REQUIRE(ev.executeSync(n, t, se, u, re, none).ok());
-                         stepped = true;
-                       });
+  exec::System(ev).forEachRendezvous(s.value(), [&](const exec::Move& m) {
+    REQUIRE(ev.executeSync(n, m.thread, m.edge, m.partner, m.partnerEdge, none).ok());
+    stepped = true;
+  });
   REQUIRE(stepped);
   CHECK(n.threads[1].processLocals[0] == exec::Value::integer(BigInt(44)));
   CHECK(n.threads[0].processLocals[0] == exec::Value::integer(BigInt(1)));
