@@ -9,6 +9,7 @@
 #include "engine/api.h"
 #include "engine/check_symbolic.h"
 #include "engine/dot_graph.h"
+#include "engine/request_rules.h"
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
 #include "mc/exec/evaluator.h"
@@ -81,7 +82,7 @@ void reportError(Report& rep, const ir::Program& p, const search::ExploreResult&
 // The workers of the explicit search: --threads, or the cores where the parallel search applies
 // (a closed system, dfs or bfs, no --dot graph, no plugin whose natives may not be thread-safe).
 unsigned explorerThreads(const CheckRequest& r, bool closed) {
-  const bool applies = closed && search::parallelStrategy(r.search) && r.dot.empty();
+  const bool applies = closed && search::parallelStrategy(searchOrder(r)) && r.dot.empty();
   if (!r.threads)
     return applies && r.natives.empty() ? std::max(1u, std::thread::hardware_concurrency()) : 1;
   if (*r.threads > 1 && !applies)
@@ -93,13 +94,15 @@ unsigned explorerThreads(const CheckRequest& r, bool closed) {
   return static_cast<unsigned>(*r.threads);
 }
 
+size_t dotLimit(const CheckRequest& r) { return r.dotMaxStates.value_or(kDefaultDotMaxStates); }
+
 // --distributed applies to the explicit search of closed systems in the orders each rank can
 // keep on its own.
 void requireDistributable(const CheckRequest& r) {
   if (!r.entry.empty() || !r.cls.empty())
     throw usageError("--distributed applies to closed systems (not to --entry or --class)");
   if (!r.dot.empty()) throw usageError("--distributed does not apply to --dot");
-  if (r.search != search::Strategy::Dfs && r.search != search::Strategy::Bfs)
+  if (searchOrder(r) != search::Strategy::Dfs && searchOrder(r) != search::Strategy::Bfs)
     throw usageError("--distributed applies to --search dfs and bfs (each rank's own order)");
 }
 
@@ -143,7 +146,7 @@ void requireStoreApplies(const CheckRequest& r, search::StoreKind store) {
   if (store == search::StoreKind::Exact) return;
   const std::string flag = std::string("--store ") + search::storeKindName(store);
   if (!r.dot.empty()) throw usageError("--dot draws the graph of the exact store: not " + flag);
-  if (r.search != search::Strategy::Dfs)
+  if (searchOrder(r) != search::Strategy::Dfs)
     throw usageError(flag +
                      " keeps no parent pointers: it searches depth-first (--search dfs), keeping "
                      "the path to each state instead");
@@ -193,6 +196,7 @@ void reportLossy(Report& rep, const search::ExploreResult& res, search::StoreKin
 }  // namespace
 
 Report check(const ir::Program& p, const CheckRequest& r) {
+  checkRules(r);
   if (r.distributed) requireDistributable(r);
   classOf(r, p);  // --entry with --class, or an unknown class, is a usage error
   if (!r.cls.empty() || !r.entry.empty()) {  // the explicit search of closed systems only
@@ -314,12 +318,12 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   search::DistributedResult dist;
   search::ExploreResult res;
   search::ExploreOptions eo;
-  eo.search = r.search;
+  eo.search = searchOrder(r);
   eo.seed = r.seed;
   eo.budget = &rb.budget;
   eo.deadlock = deadlock;
   eo.progress = &rb.progress;
-  eo.graphLimit = r.dot.empty() ? 0 : r.dotMaxStates;
+  eo.graphLimit = r.dot.empty() ? 0 : dotLimit(r);
   // --por: the static side of the reduction; a model it does not cover is explored in full.
   std::unique_ptr<const search::PorAnalysis> por;
   std::string whyNoPor;
@@ -339,7 +343,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     po.store = store;
     po.bitstateBits = bits;
     po.threads = threads;
-    po.search = r.search;
+    po.search = searchOrder(r);
     po.budget = &rb.budget;
     po.progress = &rb.progress;
     po.deadlock = deadlock;
@@ -417,12 +421,11 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   }
   if (go.entry == ir::kNone) rep.extra["por"] = por != nullptr;
   if (!por && r.por.value_or(false)) rep.extra["por_note"] = whyNoPor;
-  rep.extra["search"] = search::strategyName(r.search);
+  rep.extra["search"] = search::strategyName(searchOrder(r));
   rep.extra["engine"] = sys.name();
   if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;
   if (!r.dot.empty())
-    writeDot(r.dot,
-             {p, ex->store(), res, generic.codec(), trace ? &*trace : nullptr, r.dotMaxStates},
+    writeDot(r.dot, {p, ex->store(), res, generic.codec(), trace ? &*trace : nullptr, dotLimit(r)},
              r.diag);
   return rep;
 }

@@ -3,6 +3,7 @@
 // `verified` only when every path ended, no bound cut one (--max-calls included) and the solver
 // never answered unknown.
 #include "engine/check_symbolic.h"
+#include "engine/request_rules.h"
 
 #include <ostream>
 
@@ -76,8 +77,10 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
                "search stops at an error or a bound (--timeout, --max-states, --max-depth)\n";
   // check keeps classic solving unless --solving is given, so that its verdicts do not depend on
   // concrete runs unless asked for.
-  auto run = exploreSymbolic(p, r, entry, r.solving.value_or(symbolic::Solving::Classic), r.mixed,
-                             r.maxCalls, /*stopAtError=*/true);
+  auto run =
+      exploreSymbolic(p, r, entry, r.solving.value_or(symbolic::Solving::Classic),
+                      mixedOptions(r.mixed, r.solving.value_or(symbolic::Solving::Classic), r.seed),
+                      r.maxCalls, /*stopAtError=*/true);
   const symbolic::ExploreResult& res = run->result;
 
   Report rep;
@@ -108,7 +111,7 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
     rep.extra["class"] = r.cls;
     rep.extra["max_calls"] = r.maxCalls ? nlohmann::json(*r.maxCalls) : nlohmann::json(nullptr);
   }
-  rep.extra["search"] = search::strategyName(r.search);
+  rep.extra["search"] = search::strategyName(searchOrder(r));
   addSolvingKeys(rep.extra, run->options);
   rep.extra["engine"] = "symbolic";
   rep.extra["solver"] = smt::backendName(r.solver.backend);

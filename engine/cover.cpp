@@ -11,6 +11,7 @@
 #include "cover/modular.h"
 #include "engine/api.h"
 #include "engine/cover_prove.h"
+#include "engine/request_rules.h"
 #include "engine/setup.h"
 #include "engine/test_suite.h"
 #include "engine/trace_steps.h"
@@ -55,6 +56,7 @@ nlohmann::json testJson(const ir::Program& p, const cover::CoverTest& t) {
 }  // namespace
 
 Report cover(ir::Program& p, const CoverRequest& r) {
+  checkRules(r);
   if (!r.cls.empty()) throw usageError("cover --class is not implemented yet (give --entry PROC)");
   if (p.isClosed())
     throw inputError(r.file, "cover analyses procedures (an open system with --entry); " + r.file +

@@ -60,6 +60,7 @@ nlohmann::json proveInfeasible(const ir::Program& p, const CoverRequest& r,
     makeErrorLocation(*q, l);
     ProveRequest pr;
     static_cast<Request&>(pr) = static_cast<const Request&>(r);
+    pr.search = searchOrder(r);  // cover's own order (prove alone defaults to bfs)
     pr.progress = nullptr;
     pr.quiet = true;
     pr.keepMemory = false;

@@ -11,6 +11,7 @@
 #include "engine/load.h"
 #include "engine/prove_annotate.h"
 #include "engine/prove_errors.h"
+#include "engine/request_rules.h"
 #include "engine/setup.h"
 #include "engine/trace_steps.h"
 #include "fabricate/triage.h"
@@ -100,7 +101,7 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
   // Hybrid execution ends where coverage stalls; a fixed bound only when one is given.
   po.executeBound = r.executeBound;
   if (!r.executeBound && !r.hybrid) po.executeBound = fabricate::kDefaultExecuteBound;
-  po.search = r.search;
+  po.search = searchOrder(r, search::Strategy::Bfs);
   po.seed = r.seed;
   const uint32_t cls = classOf(r, p);
   if (cls != ir::kNone) {
@@ -125,7 +126,7 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
     if (po.classIndex != ir::kNone)
       for (ir::CfaId m : p.classes[po.classIndex].methods) d.roots.push_back(m);
     d.classIndex = po.classIndex;
-    d.limit = r.maxPredicates.value_or(16);
+    d.limit = r.maxPredicates.value_or(kDefaultMaxPredicates);
     found = abstraction::defaultPredicates(p, d);
     abstraction::ScopedPredicates& to = po.extraPredicates;
     to.global.insert(to.global.end(), found.global.begin(), found.global.end());
@@ -167,6 +168,7 @@ Verdict verdictOf(fabricate::ProveResult::Outcome o) {
 }  // namespace
 
 Report prove(ir::Program& p, const ProveRequest& r) {
+  checkRules(r);
   refuseF64(p, "prove");
   abstraction::ScopedPredicates defaults;
   fabricate::ProveOptions po = proveOptions(p, r, defaults);

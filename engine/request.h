@@ -40,7 +40,8 @@ struct Request {
   std::string file;   // as the user named it (reports)
   std::string entry;  // open systems: the entry procedure
   std::string cls;    // the class under analysis
-  search::Strategy search = search::Strategy::Dfs;
+  // --search; unset: the command's own order (searchOrder below).
+  std::optional<search::Strategy> search;
   uint64_t seed = 0;
   search::Limits limits;
   // Set by SIGINT/SIGTERM (not owned; may be null): the run stops at its next step and reports.
@@ -51,7 +52,9 @@ struct Request {
   // The error kinds reported (--check); deadlocks only in closed systems, where --deadlock and
   // --no-deadlock (`deadlock`, set when given: a usage error for open systems) override --check.
   std::array<bool, ir::kErrorKinds> tracked = ir::defaultErrorKinds();
+  std::vector<ir::ErrorKind> checks;  // --check as given (empty: the defaults); for the report
   std::optional<bool> deadlock;
+  std::vector<std::string> invariants;  // --invariant: extra properties, loaded with the model
   SolverRequest solver;
   std::vector<std::string> natives;  // plugin libraries, loaded in order
   // The process ends right after the report: what the run built (the solver's term caches, the
@@ -60,7 +63,27 @@ struct Request {
   bool keepMemory = false;
 };
 
+// The search order a command uses: the one given, or its own default.
+inline search::Strategy searchOrder(const Request& r,
+                                    search::Strategy fallback = search::Strategy::Dfs) {
+  return r.search.value_or(fallback);
+}
+
+// --heuristic, --max-tries and --paper-defaults, as given; mixedOptions() (request_rules.h)
+// turns them into the solver's settings for the solving mode in use.
+struct MixedTuning {
+  std::optional<std::vector<symbolic::Heuristic>> heuristics;
+  std::optional<uint64_t> maxTries;
+  bool paperDefaults = false;
+};
+
 enum class Inputs : uint8_t { Symbolic, Tests };
+
+// The defaults of options whose request field is unset unless given.
+inline constexpr size_t kDefaultDotMaxStates = 1000;
+inline constexpr uint64_t kDefaultMaxExecutions = 20000;
+inline constexpr uint32_t kDefaultMaxInterrupts = 4;
+inline constexpr size_t kDefaultMaxPredicates = 16;
 
 struct CheckRequest : Request {
   std::optional<Inputs> inputs;  // check --entry: symbolic (default) or `test` inputs only
@@ -70,9 +93,9 @@ struct CheckRequest : Request {
   std::optional<search::StoreKind> store;    // --store, when given
   std::optional<unsigned> bitstateBits;      // --bitstate-bits (log2 of the array's bits)
   std::optional<symbolic::Solving> solving;  // symbolic: classic unless given
-  symbolic::MixedOptions mixed;
-  std::string dot;             // write the explored state graph (closed systems)
-  size_t dotMaxStates = 1000;  // --dot draws at most this many states (and the error path)
+  MixedTuning mixed;
+  std::string dot;                     // write the explored state graph (closed systems)
+  std::optional<size_t> dotMaxStates;  // --dot draws at most this many states (and the error path)
   // --distributed: the explicit search spread over ranks (closed systems, dfs or bfs). `ranks`
   // carries their messages (not owned; the CLI opens MPI under mpirun); null: one rank here.
   bool distributed = false;
@@ -88,7 +111,7 @@ struct ProveRequest : Request {
   // Hybrid: --stall (fabricate::kDefaultStall unless given). --execute-bound: the concrete states
   // per Execute (unless given: fabricate::kDefaultExecuteBound, none in hybrid mode).
   std::optional<uint64_t> stall, executeBound;
-  std::optional<size_t> maxPredicates;  // default predicates per scope (16 unless given)
+  std::optional<size_t> maxPredicates;  // default predicates per scope
   std::string predicatesFile;
   fabricate::ProveOptions::Engine engine = fabricate::ProveOptions::Engine::Fabricate;
   bool checkProof = false;
@@ -102,8 +125,8 @@ struct ProveRequest : Request {
 enum class Dse : uint8_t { Off, WholeProgram, Compositional };
 
 struct TestgenRequest : Request {
-  symbolic::Solving solving = symbolic::Solving::Mixed;
-  symbolic::MixedOptions mixed;
+  std::optional<symbolic::Solving> solving;  // mixed unless given
+  MixedTuning mixed;
   // Write the tests: FILE.json as JSON, any other name as `test f(...)` declarations.
   std::string testsOut;
   // KLEE's habits: one test per distinct error (kind and statement) unless allErrors; stop after
@@ -112,11 +135,11 @@ struct TestgenRequest : Request {
   std::optional<uint64_t> maxTests;
   bool exitOnError = false;
   Dse dse = Dse::Off;
-  std::string target;              // --target LABEL (dse)
-  uint64_t maxExecutions = 20000;  // --max-executions (dse)
+  std::string target;                     // --target LABEL (dse)
+  std::optional<uint64_t> maxExecutions;  // --max-executions (dse)
   // --guide (ICSE'16; docs/guided.md): unset, annotations are ignored and not counted.
   std::optional<abstraction::Guide> guide;
-  uint32_t maxInterrupts = 4;  // --max-interrupts: executions `tryfirst` sets aside
+  std::optional<uint32_t> maxInterrupts;  // --max-interrupts: executions `tryfirst` sets aside
 };
 
 struct CoverRequest : Request {
@@ -138,6 +161,10 @@ struct RunRequest : Request {
 // the report unless given.
 struct ReplayRequest : Request {
   std::string reportFile;
+};
+
+struct IrRequest : Request {
+  bool instrumented = false;  // show the inferred may/must-unverified conditions
 };
 
 struct ExportChcRequest : Request {

@@ -21,7 +21,7 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
   eo.mixed = mixed;
   eo.mixed.seed = r.seed;
   eo.tracked = r.tracked;
-  eo.search = r.search;
+  eo.search = searchOrder(r);
   eo.seed = r.seed;
   eo.budget = &run->rb.budget;
   eo.progress = &run->rb.progress;

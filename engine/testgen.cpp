@@ -10,6 +10,7 @@
 #include <set>
 
 #include "engine/api.h"
+#include "engine/request_rules.h"
 #include "engine/symbolic_run.h"
 #include "engine/test_suite.h"
 #include "engine/testgen_dse.h"
@@ -18,6 +19,7 @@
 namespace tandem::engine {
 
 Report testgen(const ir::Program& p, const TestgenRequest& r) {
+  checkRules(r);
   if (!r.cls.empty())
     throw usageError(
         "testgen --class is not implemented yet (use check --class, or testgen --entry P)");
@@ -31,12 +33,13 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   if (r.guide) {
     implicitChecks = abstraction::implicitCheckEdges(p, r.tracked);
     guidance = abstraction::guidanceFor(abstraction::inferUnverified(p, r.tracked), *r.guide);
-    guidance.maxInterrupts = r.maxInterrupts;
+    guidance.maxInterrupts = r.maxInterrupts.value_or(kDefaultMaxInterrupts);
     guidance.implicitChecks = implicitChecks;
   }
   TestBudget budget(r);
-  auto run = exploreSymbolic(p, r, entry, r.solving, r.mixed, std::nullopt, /*stopAtError=*/false,
-                             r.guide ? &guidance : nullptr,
+  const symbolic::Solving solving = r.solving.value_or(symbolic::Solving::Mixed);
+  auto run = exploreSymbolic(p, r, entry, solving, mixedOptions(r.mixed, solving, r.seed),
+                             std::nullopt, /*stopAtError=*/false, r.guide ? &guidance : nullptr,
                              r.guide && *r.guide != abstraction::Guide::Ignore, &budget);
   const symbolic::ExploreResult& res = run->result;
 

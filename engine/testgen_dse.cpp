@@ -52,8 +52,8 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   if (!p.invariants.empty())
     throw inputError(r.file, "invariants with --compositional and --dse: not implemented yet");
   testgen::DseOptions o;
-  o.maxExecutions = r.maxExecutions;
-  o.order = r.search;
+  o.maxExecutions = r.maxExecutions.value_or(kDefaultMaxExecutions);
+  o.order = searchOrder(r, search::Strategy::Coverage);  // Pex's fair choice unless given
   o.seed = r.seed;
   TestBudget budget(r);
   o.endFilter = &budget;
@@ -167,7 +167,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.extra["tests"] = tests;
   coverage.report(rep.extra);
   rep.extra["mode"] = compositional ? "compositional" : "dse";
-  rep.extra["search"] = search::strategyName(r.search);
+  rep.extra["search"] = search::strategyName(o.order);
   rep.extra["summarised"] = summarisedNames;
   rep.extra["unreachable_targets"] = unreachable;
   if (!r.target.empty()) {

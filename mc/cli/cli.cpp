@@ -14,7 +14,6 @@
 #include "engine/report_formats.h"
 #include "engine/report_text.h"
 #include "mc/cli/options.h"
-#include "mc/cli/requests.h"
 #include "mc/cli/signals.h"
 #include "mc/search/mpi_transport.h"
 #include "mc/symbolic/sym_state.h"
@@ -72,28 +71,28 @@ bool keepMemory(const std::ostream& out, const std::ostream& err) {
 #endif
 }
 
-engine::Report dispatch(const Options& o, ir::Program& p, const Streams& s, std::ostream& out) {
+engine::Report dispatch(Invocation& o, ir::Program& p, std::ostream& out) {
   switch (o.command) {
     case Command::Check:
-      return engine::check(p, checkRequest(o, s));
+      return engine::check(p, o.as<engine::CheckRequest>());
     case Command::Prove:
-      return engine::prove(p, proveRequest(o, s));
+      return engine::prove(p, o.as<engine::ProveRequest>());
     case Command::Testgen:
-      return engine::testgen(p, testgenRequest(o, s));
+      return engine::testgen(p, o.as<engine::TestgenRequest>());
     case Command::ExportChc:
-      return engine::exportChc(p, exportChcRequest(o, s));
+      return engine::exportChc(p, o.as<engine::ExportChcRequest>());
     case Command::Cover:
-      return engine::cover(p, coverRequest(o, s));
+      return engine::cover(p, o.as<engine::CoverRequest>());
     case Command::Ir:
-      return engine::printIr(p, o.file, o.instrumented);
+      return engine::printIr(p, o.common().file, o.as<engine::IrRequest>().instrumented);
     case Command::Replay:
-      return engine::replay(p, replayRequest(o, s));
+      return engine::replay(p, o.as<engine::ReplayRequest>());
     case Command::Run:
       break;
   }
   // run: its steps are printed while it runs.
-  engine::RunRequest r = runRequest(o, s);
-  if (o.json) {
+  const engine::RunRequest& r = o.as<engine::RunRequest>();
+  if (o.output.json) {
     JsonSteps steps(out);
     engine::Report rep = engine::run(p, r, steps);
     steps.finish(rep);
@@ -114,7 +113,7 @@ int fail(const engine::CommandError& e, const std::string& command, const std::s
 // The report of a run that ended in a way no engine reports (memory exhausted in an
 // allocation, an internal error): verdict unknown with the reason, never a crash.
 // --sarif FILE, --junit FILE: the report in the formats CI systems read.
-void writeFormats(const Options& o, const engine::Report& rep) {
+void writeFormats(const Output& o, const engine::Report& rep) {
   auto write = [](const std::string& path, const std::string& text) {
     std::ofstream f(path);
     if (!(f << text)) throw engine::inputError(path, "cannot write " + path);
@@ -123,20 +122,13 @@ void writeFormats(const Options& o, const engine::Report& rep) {
   if (!o.junit.empty()) write(o.junit, engine::toJunit(rep));
 }
 
-engine::TextOptions textOptions(const Options& o) {
-  engine::TextOptions t{o.trace || o.wasGiven("trace-format"), o.stats};
-  if (o.traceFormat == "json") t.traceFormat = engine::TraceFormat::Json;
-  if (o.traceFormat == "spin") t.traceFormat = engine::TraceFormat::Spin;
-  return t;
-}
-
-int abort(const Options& o, const std::string& reason, std::ostream& out, std::ostream& err) {
+int abort(const Invocation& o, const std::string& reason, std::ostream& out, std::ostream& err) {
   err << "tandem: " << reason << "\n";
   engine::Report rep;
   rep.command = commandName(o.command);
-  rep.file = o.file;
+  rep.file = o.common().file;
   rep.reason = reason;
-  if (o.json)
+  if (o.output.json)
     out << rep.toJson().dump(2) << "\n";
   else
     out << "verdict: unknown (" << reason << ")\n";
@@ -166,15 +158,16 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     case ParseStatus::Ok:
       break;
   }
-  const Options& o = pr.options;
+  Invocation& o = pr.invocation;
+  const engine::Request& common = o.common();
   // check --distributed under mpirun: MPI for the whole run, and only rank 0 writes anything.
   std::unique_ptr<search::Transport> ranks;
   std::ostream silent(nullptr);  // no buffer: writes are dropped
-  if (o.distributed) {
+  if (o.command == Command::Check && o.as<engine::CheckRequest>().distributed) {
     if (!search::mpiBuiltIn())
       return fail(engine::usageError("--distributed: tandem was built without MPI (install "
                                      "libopenmpi-dev and build again)"),
-                  commandName(o.command), o.file, o.json, out, err);
+                  commandName(o.command), common.file, o.output.json, out, err);
     if (search::launchedByMpirun()) ranks = search::openMpi();
   }
   std::ostream& to = ranks && ranks->rank() != 0 ? silent : out;
@@ -188,59 +181,64 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::unique_ptr<ir::Program> program;
   try {
     std::vector<std::string> testFiles;
-    if (!o.testsFile.empty()) testFiles.push_back(o.testsFile);
-    program = engine::loadModel(o.file, o.invariants, testFiles);
+    if (o.command == Command::Check && !o.as<engine::CheckRequest>().testsFile.empty())
+      testFiles.push_back(o.as<engine::CheckRequest>().testsFile);
+    program = engine::loadModel(common.file, common.invariants, testFiles);
   } catch (const engine::CommandError& e) {
-    return exitStatus(fail(e, commandName(o.command), o.file, o.json, to, diag));
+    return exitStatus(fail(e, commandName(o.command), common.file, o.output.json, to, diag));
   }
-  const int status = exitStatus(execute(o, *program, to, diag, ranks.get()));
+  const int status = exitStatus(execute(std::move(o), *program, to, diag, ranks.get()));
   // The expressions of a long run number millions: left to the OS with the rest.
   if (keepMemory(out, err)) (void)program.release();
   return status;
 }
 
-int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& err,
+int execute(Invocation o, ir::Program& p, std::ostream& out, std::ostream& err,
             search::Transport* ranks) {
   InterruptGuard interrupts;
+  engine::Request& r = o.common();
+  const std::string file = r.file;
   // The progress line: on a terminal unless --quiet, or wherever --progress asks for it.
   const bool terminal = &err == &std::cerr && isatty(STDERR_FILENO);
-  std::ostream* progress = !o.quiet && (o.progress || terminal) ? &err : nullptr;
-  const Streams streams{progress, &err, interrupts.flag(), keepMemory(out, err), ranks};
+  r.progress = !r.quiet && (o.output.progress || terminal) ? &err : nullptr;
+  r.diag = &err;
+  r.interrupt = interrupts.flag();
+  r.keepMemory = keepMemory(out, err);
+  if (o.command == Command::Check) o.as<engine::CheckRequest>().ranks = ranks;
   // --check overflow changes what i32/i64 arithmetic does (an error instead of wrapping).
-  p.checkOverflow =
-      std::find(o.checkKinds.begin(), o.checkKinds.end(), "overflow") != o.checkKinds.end();
+  p.checkOverflow = r.tracked[static_cast<size_t>(ir::ErrorKind::Overflow)];
   try {
-    if (o.json && o.wasGiven("trace-format"))
+    if (o.output.json && o.wasGiven("trace-format"))
       throw engine::usageError(
           "--trace-format shapes the text report; with --json the trace is error.trace");
-    for (const std::string& v : o.failOn)
-      if (v != "unknown" && v != "potential-error")
-        throw engine::usageError("--fail-on " + v +
-                                 ": the verdicts it can make fail are unknown and potential-error");
-    engine::Report rep = dispatch(o, p, streams, out);
+    engine::Report rep = dispatch(o, p, out);
     // What `replay` needs to re-run the counterexample besides the model.
     if (o.command != Command::Replay) {
-      if (!o.entry.empty()) rep.extra["entry"] = o.entry;
-      if (!o.invariants.empty()) rep.extra["invariants"] = o.invariants;
-      if (!o.checkKinds.empty()) rep.extra["checks"] = o.checkKinds;
+      if (!r.entry.empty()) rep.extra["entry"] = r.entry;
+      if (!r.invariants.empty()) rep.extra["invariants"] = r.invariants;
+      if (!r.checks.empty()) {
+        nlohmann::json checks = nlohmann::json::array();
+        for (ir::ErrorKind k : r.checks) checks.push_back(ir::errorKindName(k));
+        rep.extra["checks"] = checks;
+      }
     }
     // --fail-on: CI treats these verdicts as failures (exit 1).
-    const bool fails = std::find(o.failOn.begin(), o.failOn.end(),
-                                 engine::verdictName(rep.verdict)) != o.failOn.end();
+    const auto& failOn = o.output.failOn;
+    const bool fails = std::find(failOn.begin(), failOn.end(), rep.verdict) != failOn.end();
     const int code = fails ? 1 : engine::exitCode(rep.verdict);
     if (ranks && ranks->rank() != 0) return code;  // --distributed: rank 0 reports for all
-    writeFormats(o, rep);
-    if (o.command == Command::Run && o.json) return code;
-    if (o.json)
+    writeFormats(o.output, rep);
+    if (o.command == Command::Run && o.output.json) return code;
+    if (o.output.json)
       out << rep.toJson().dump(2) << "\n";
     else
-      engine::printText(out, rep, textOptions(o));
+      engine::printText(out, rep, o.output.text);
     return code;
   } catch (const engine::CommandError& e) {
-    return fail(e, commandName(o.command), o.file, o.json, out, err);
+    return fail(e, commandName(o.command), file, o.output.json, out, err);
   } catch (const symbolic::NotImplemented& e) {
-    return fail(engine::inputError(o.file, e.what()), commandName(o.command), o.file, o.json, out,
-                err);
+    return fail(engine::inputError(file, e.what()), commandName(o.command), file, o.output.json,
+                out, err);
   } catch (const std::bad_alloc&) {
     return abort(o, "memory exhausted (an allocation failed)", out, err);
   } catch (const std::exception& e) {

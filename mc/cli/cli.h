@@ -17,7 +17,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err);
 // Runs the parsed command on a loaded program (tests give programs from text), printing as the
 // command line does; usage and input errors print their diagnostics and return 2. `ranks`:
 // check --distributed's ranks under mpirun (null: none).
-int execute(const Options& o, ir::Program& p, std::ostream& out, std::ostream& err,
+int execute(Invocation o, ir::Program& p, std::ostream& out, std::ostream& err,
             search::Transport* ranks = nullptr);
 
 }  // namespace tandem::cli

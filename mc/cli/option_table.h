@@ -1,5 +1,6 @@
-// The table behind options.h: one row per option. Parsing, help, --list-options and the test
-// that walks every (command, option) pair all read it.
+// The table behind options.h: one row per option, each bound to the field of the request (or of
+// cli::Output) that reads it. Parsing, help, --list-options and the test that walks every
+// (command, option) pair all read it.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "mc/cli/options.h"
+#include "mc/cli/invocation.h"
 
 namespace tandem::cli {
 
@@ -36,8 +37,10 @@ struct OptionSpec {
   std::string help;
   CommandMask commands = 0;  // 0: global (--help, --version, ...)
   std::vector<std::string> choices;
-  // Stores the (validated) value; flags get "".
-  std::function<void(Options&, const std::string&)> apply;
+  // Stores the (validated) value in the field that reads it; flags get "". Throws
+  // engine::CommandError (usage) when it conflicts with an option applied before, and
+  // std::out_of_range when the number does not fit the field.
+  std::function<void(Invocation&, const std::string&)> apply;
   // A command whose default differs (`prove --search` is bfs), and that default.
   std::optional<std::pair<Command, std::string>> defaultFor = std::nullopt;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 #include "mc/cli/option_table.h"
 
@@ -42,8 +43,37 @@ std::optional<Command> parseCommand(const std::string& name) {
   return std::nullopt;
 }
 
-bool Options::wasGiven(const std::string& name) const {
+AnyRequest requestFor(Command c) {
+  switch (c) {
+    case Command::Check:
+      return engine::CheckRequest{};
+    case Command::Prove:
+      return engine::ProveRequest{};
+    case Command::Testgen:
+      return engine::TestgenRequest{};
+    case Command::Run:
+      return engine::RunRequest{};
+    case Command::Ir:
+      return engine::IrRequest{};
+    case Command::ExportChc:
+      return engine::ExportChcRequest{};
+    case Command::Cover:
+      return engine::CoverRequest{};
+    case Command::Replay:
+      return engine::ReplayRequest{};
+  }
+  return engine::CheckRequest{};
+}
+
+bool Invocation::wasGiven(const std::string& name) const {
   return std::find(given.begin(), given.end(), name) != given.end();
+}
+
+engine::Request& Invocation::common() {
+  return std::visit([](auto& r) -> engine::Request& { return r; }, request);
+}
+const engine::Request& Invocation::common() const {
+  return std::visit([](const auto& r) -> const engine::Request& { return r; }, request);
 }
 
 namespace {
@@ -224,7 +254,7 @@ std::string listOptions() {
 
 ParseResult parseOptions(int argc, const char* const* argv) {
   ParseResult r;
-  Options& o = r.options;
+  std::vector<std::string> given;
   auto fail = [&](std::string msg) {
     r.status = ParseStatus::Error;
     r.message = std::move(msg);
@@ -272,10 +302,10 @@ ParseResult parseOptions(int argc, const char* const* argv) {
     if (spec->name == "list-commands") listCommands = true;
     if (spec->name == "list-options") listOpts = true;
     if (!spec->commands) continue;
-    if (!repeatable(spec->kind) && o.wasGiven(spec->name))
+    if (!repeatable(spec->kind) && std::find(given.begin(), given.end(), spec->name) != given.end())
       return fail("--" + spec->name + " is given twice");
     if (std::string why = validate(*spec, value); !why.empty()) return fail(why);
-    o.given.push_back(spec->name);
+    given.push_back(spec->name);
     values.emplace_back(spec, value);
   }
   if (!positional.empty()) r.command = positional[0];
@@ -301,25 +331,33 @@ ParseResult parseOptions(int argc, const char* const* argv) {
   }
   if (positional.empty()) return fail("missing COMMAND");
   if (!known) return fail("unknown command '" + positional[0] + "'");
-  o.command = command;
+  Invocation& o = r.invocation = Invocation(command);
+  o.given = std::move(given);
   if (positional.size() < 2) return fail("missing FILE after '" + positional[0] + "'");
   const size_t files = command == Command::Replay ? 3 : 2;
   if (positional.size() < files)
     return fail("missing REPORT.json after FILE (tandem replay FILE REPORT.json)");
   if (positional.size() > files) return fail("unexpected argument '" + positional[files] + "'");
-  o.file = positional[1];
-  if (command == Command::Replay) o.reportFile = positional[2];
+  o.common().file = positional[1];
+  if (command == Command::Replay) o.as<engine::ReplayRequest>().reportFile = positional[2];
   for (const auto& [spec, value] : values) {
     if (!spec->appliesTo(o.command))
       return fail("--" + spec->name + " does not apply to '" + commandName(o.command) +
                   "' (it applies to " + appliesText(*spec) + ")");
-    if (spec->kind == ValueKind::List) {
-      for (const std::string& part : splitCommas(value)) {
-        if (part.empty()) return fail("--" + spec->name + " has an empty item in '" + value + "'");
-        spec->apply(o, part);
+    try {
+      if (spec->kind == ValueKind::List) {
+        for (const std::string& part : splitCommas(value)) {
+          if (part.empty())
+            return fail("--" + spec->name + " has an empty item in '" + value + "'");
+          spec->apply(o, part);
+        }
+      } else {
+        spec->apply(o, value);
       }
-    } else {
-      spec->apply(o, value);
+    } catch (const engine::CommandError& e) {
+      return fail(e.diagnostics().empty() ? e.text() : e.diagnostics().front().message);
+    } catch (const std::out_of_range&) {
+      return fail("--" + spec->name + " " + value + " is too large");
     }
   }
   return r;

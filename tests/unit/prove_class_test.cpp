@@ -11,6 +11,7 @@
 #include "fabricate/prover.h"
 #include "mc/cli/cli.h"
 #include "mc/smt/solver_factory.h"
+#include "tests/unit/cli_args.h"
 #include "tests/unit/prove_test_support.h"
 #include "tests/unit/test_programs.h"
 
@@ -48,10 +49,10 @@ struct ClassSetup {
   }
 };
 
-int runProve(cli::Options o, const std::string& text, std::string& out, std::string& err) {
+int runProve(test::Args o, const std::string& text, std::string& out, std::string& err) {
   auto p = test::loadText(text);
   std::ostringstream os, es;
-  int rc = cli::execute(o, *p, os, es);
+  int rc = o.execute(*p, os, es);
   out = os.str();
   err = es.str();
   return rc;
@@ -113,11 +114,11 @@ TEST_CASE("prove --class command: report, class invariant, bad input") {
       "  method reset() {\n    c := 0;\n  }\n"
       "  method get(): int {\n    assert c <= limit;\n    return c;\n  }\n}\n"
       "test Counter(2);\n";
-  cli::Options o;
-  o.command = cli::Command::Prove;
-  o.file = "t.tdm";
-  o.json = true;
-  o.cls = "Counter";
+  test::Args o;
+  o.command("prove");
+  o.file("t.tdm");
+  o.flag("--json");
+  o.set("--class", "Counter");
   std::string out, err;
   REQUIRE(runProve(o, counter, out, err) == 0);
   auto j = nlohmann::json::parse(out);
@@ -126,21 +127,21 @@ TEST_CASE("prove --class command: report, class invariant, bad input") {
   CHECK(j["class_invariant"] == "0 <= c && c <= limit");
   CHECK(j["argument_pool"] == nlohmann::json::array({-1, 0, 1, 2}));
 
-  o.json = false;
+  o.unset("--json");
   REQUIRE(runProve(o, counter, out, err) == 0);
   CHECK(out.find("class invariant of Counter: 0 <= c && c <= limit") != std::string::npos);
 
-  o.cls = "Nope";
+  o.set("--class", "Nope");
   CHECK(runProve(o, counter, out, err) == 2);
   CHECK(err.find("no class 'Nope'") != std::string::npos);
-  o.cls = "Counter";
-  o.entry = "inc";
+  o.set("--class", "Counter");
+  o.set("--entry", "inc");
   CHECK(runProve(o, counter, out, err) == 2);
   CHECK(err.find("exclude each other") != std::string::npos);
 
   // Objects that hold other objects are outside the fabrication: refused with exit 2.
-  o.entry.clear();
-  o.cls = "Box";
+  o.unset("--entry");
+  o.set("--class", "Box");
   const std::string box =
       "class Cell {\n  var v: int = 0;\n  init() { v := 1; }\n}\n"
       "class Box {\n  var cell: Cell;\n  predicate cell == null;\n"

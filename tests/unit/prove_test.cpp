@@ -12,6 +12,7 @@
 #include "mc/ir/frontend.h"
 #include "mc/smt/solver_decorator.h"
 #include "mc/smt/solver_factory.h"
+#include "tests/unit/cli_args.h"
 #include "tests/unit/prove_test_support.h"
 #include "tests/unit/test_programs.h"
 
@@ -252,29 +253,29 @@ TEST_CASE("prove command: --predicates FILE, bad flags") {
     std::ofstream f(path);
     f << "// Bakery's one predicate\npredicate x1 <= x2;\n";
   }
-  cli::Options o;
-  o.command = cli::Command::Prove;
-  o.file = "t.tdm";
-  o.json = true;
-  o.quiet = true;
-  o.cutpoints = ir::CutpointMode::All;
-  o.predicatesFile = "/dev/null";  // no predicates at all (not even the default ones)
+  test::Args o;
+  o.command("prove");
+  o.file("t.tdm");
+  o.flag("--json");
+  o.flag("--quiet");
+  o.set("--cutpoints", ir::cutpointModeName(ir::CutpointMode::All));
+  o.set("--predicates", "/dev/null");  // no predicates at all (not even the default ones)
   std::ostringstream out, err;
-  int withoutPreds = cli::execute(o, *p, out, err);
+  int withoutPreds = o.execute(*p, out, err);
   CHECK(withoutPreds == 3);  // without x1 <= x2 mutual exclusion is out of reach
-  o.predicatesFile.clear();  // a model without predicates gets the default ones
+  o.unset("--predicates");   // a model without predicates gets the default ones
   std::ostringstream out1, err1;
-  CHECK(cli::execute(o, *p, out1, err1) == 0);
-  o.predicatesFile = path;
+  CHECK(o.execute(*p, out1, err1) == 0);
+  o.set("--predicates", path);
   std::ostringstream out2, err2;
-  CHECK(cli::execute(o, *p, out2, err2) == 0);
+  CHECK(o.execute(*p, out2, err2) == 0);
   auto j = nlohmann::json::parse(out2.str());
   CHECK(j["stats"]["abstract_states"] == 16);
   CHECK(j["verdict"] == "proved");
   std::remove(path.c_str());
 
-  o.predicatesFile = "no-such-file.txt";
+  o.set("--predicates", "no-such-file.txt");
   std::ostringstream out3, err3;
-  CHECK(cli::execute(o, *p, out3, err3) == 2);
+  CHECK(o.execute(*p, out3, err3) == 2);
   CHECK(err3.str().find("no-such-file.txt") != std::string::npos);
 }

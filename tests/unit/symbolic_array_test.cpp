@@ -155,19 +155,19 @@ proc h(n: int, i: int) {
     CHECK(r.report["error"]["kind"] == "negative-size");
     CHECK(r.report["inputs"]["n"] == -1);
 
-    cli::Options o = entryOptions("f", s);
-    o.checkKinds = {"index-out-of-bounds"};
+    test::Args o = entryOptions("f", s);
+    o.set("--check", "index-out-of-bounds");
     r = runCommand(*p, o);
     CHECK(r.exit == 1);
     CHECK(r.report["error"]["kind"] == "index-out-of-bounds");
     CHECK(r.report["inputs"]["n"] == 0);
     CHECK(r.report["inputs"]["i"] == 0);
 
-    o.checkKinds = {"assert", "negative-size"};
+    o.set("--check", "assert,negative-size");
     r = runCommand(*p, o);
     CHECK(r.report["verdict"] == "error");  // negative-size only: len(a) == n holds
     CHECK(r.report["error"]["kind"] == "negative-size");
-    o.checkKinds = {"assert"};
+    o.set("--check", "assert");
     r = runCommand(*p, o);
     CHECK(r.report["verdict"] == "verified");
 
@@ -181,7 +181,7 @@ proc h(n: int, i: int) {
     CHECK(r.report["verdict"] == "error");  // only the negative size
     CHECK(r.report["error"]["kind"] == "negative-size");
     o = entryOptions("h", s);
-    o.checkKinds = {"assert", "index-out-of-bounds"};
+    o.set("--check", "assert,index-out-of-bounds");
     r = runCommand(*p, o);
     CHECK(r.report["verdict"] == "verified");
   }
@@ -202,11 +202,11 @@ proc h(i: int, j: int) {
 )");
   for (const char* s : kSolvers) {
     CAPTURE(s);
-    cli::Options o = entryOptions("h", s);
+    test::Args o = entryOptions("h", s);
     Run r = runCommand(*p, o);
     CHECK(r.report["error"]["kind"] == "index-out-of-bounds");
     CHECK(r.report["inputs"]["i"] == -1);
-    o.checkKinds = {"assert"};
+    o.set("--check", "assert");
     r = runCommand(*p, o);
     CHECK(r.report["verdict"] == "error");
     CHECK(r.report["error"]["line"] == 10);
@@ -257,8 +257,8 @@ proc big(n: int) {
   }
 }
 )");
-  cli::Options o = entryOptions("big", "z3");
-  o.checkKinds = {"assert"};
+  test::Args o = entryOptions("big", "z3");
+  o.set("--check", "assert");
   Run r = runCommand(*p, o);
   CHECK(r.exit == 4);  // found, but no concrete replay can allocate it: never `error` unconfirmed
   CHECK(r.report["verdict"] == "unknown");

@@ -6,6 +6,7 @@
 #include "mc/cli/cli.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/replay.h"
+#include "tests/unit/cli_args.h"
 
 using namespace symbolic_test;
 
@@ -41,9 +42,9 @@ TEST_CASE("symbolic class: BoundedStack's index error at L1 with its call sequen
   auto p = loadShared("bounded_stack.tdm");
   for (const char* s : kSolvers) {
     CAPTURE(s);
-    cli::Options o = classOptions("BoundedStack", s);
-    o.checkKinds = {"index-out-of-bounds"};
-    o.maxCalls = 3;
+    test::Args o = classOptions("BoundedStack", s);
+    o.set("--check", "index-out-of-bounds");
+    o.set("--max-calls", "3");
     Run r = runCommand(*p, o);
     CHECK(r.exit == 1);
     CHECK(r.report["verdict"] == "error");
@@ -66,9 +67,9 @@ TEST_CASE("symbolic class: the fixed BoundedStack is error-free up to the bound,
   auto p = loadShared("bounded_stack_fixed.tdm");
   for (const char* s : kSolvers) {
     CAPTURE(s);
-    cli::Options o = classOptions("BoundedStack", s);
-    o.checkKinds = {"index-out-of-bounds"};  // negative-size of new int[capacity] is not tracked
-    o.maxCalls = 3;
+    test::Args o = classOptions("BoundedStack", s);
+    o.set("--check", "index-out-of-bounds");  // negative-size of new int[capacity] is not tracked
+    o.set("--max-calls", "3");
     Run r = runCommand(*p, o);
     CHECK(r.exit == 4);
     CHECK(r.report["verdict"] == "unknown");
@@ -79,7 +80,7 @@ TEST_CASE("symbolic class: the fixed BoundedStack is error-free up to the bound,
     CHECK(r.report["stats"]["call_bound_cuts"] > 0);
     CHECK(!r.report.contains("error"));
 
-    o.checkKinds.clear();  // all kinds: capacity < 0 fails `new`
+    o.unset("--check");  // all kinds: capacity < 0 fails `new`
     r = runCommand(*p, o);
     CHECK(r.report["verdict"] == "error");
     CHECK(r.report["error"]["kind"] == "negative-size");
@@ -91,14 +92,14 @@ TEST_CASE("symbolic class: --max-calls is honoured") {
   auto p = loadText(kCounter);
   for (const char* s : kSolvers) {
     CAPTURE(s);
-    cli::Options o = classOptions("Counter", s);
-    o.checkKinds = {"assert"};
+    test::Args o = classOptions("Counter", s);
+    o.set("--check", "assert");
     // sum() fails after put(0, 17): two calls.
-    o.maxCalls = 1;
+    o.set("--max-calls", "1");
     Run r = runCommand(*p, o);
     CHECK(r.report["verdict"] == "unknown");
     CHECK(r.report["stats"]["calls"] == 1);
-    o.maxCalls = 2;
+    o.set("--max-calls", "2");
     r = runCommand(*p, o);
     CHECK(r.report["verdict"] == "error");
     CHECK(callTexts(r.report) == std::vector<std::string>{"Counter(1)", "put(0, 17)", "sum()"});
@@ -128,9 +129,9 @@ TEST_CASE("symbolic class: without --max-calls the verdict is never verified") {
   auto p = loadText(kCounter);
   for (const char* s : kSolvers) {
     CAPTURE(s);
-    cli::Options o = classOptions("Counter", s);
-    o.checkKinds = {"div-by-zero"};  // Counter divides nowhere, but the search is endless
-    o.maxStates = 300;
+    test::Args o = classOptions("Counter", s);
+    o.set("--check", "div-by-zero");  // Counter divides nowhere, but the search is endless
+    o.set("--max-states", "300");
     Run r = runCommand(*p, o);
     CHECK(r.exit == 4);
     CHECK(r.report["verdict"] == "unknown");
@@ -138,17 +139,17 @@ TEST_CASE("symbolic class: without --max-calls the verdict is never verified") {
     CHECK(reason.find("unbounded") != std::string::npos);
     CHECK(r.report["max_calls"].is_null());
     // Unbounded, the search goes on to the four calls inc() needs.
-    o.checkKinds = {"assert"};
-    o.maxStates.reset();
+    o.set("--check", "assert");
+    o.unset("--max-states");
     Run e = runCommand(*p, o);
     CHECK(e.report["verdict"] == "error");
   }
   // A class without methods: init is everything, so the search ends by itself.
   auto q = loadText("class K { var v: int; init(a: int) { v := 10 / a; } }\n");
-  cli::Options o = classOptions("K", "z3");
-  o.checkKinds = {"assert"};
+  test::Args o = classOptions("K", "z3");
+  o.set("--check", "assert");
   CHECK(runCommand(*q, o).report["verdict"] == "verified");
-  o.checkKinds.clear();
+  o.unset("--check");
   Run r = runCommand(*q, o);
   CHECK(r.report["error"]["kind"] == "div-by-zero");
   CHECK(r.report["calls"][0]["args"]["a"] == 0);
@@ -226,13 +227,13 @@ class Node {
 )");
   for (const char* s : kSolvers) {
     CAPTURE(s);
-    cli::Options o = classOptions("Node", s);
-    o.maxCalls = 2;
+    test::Args o = classOptions("Node", s);
+    o.set("--max-calls", "2");
     Run r = runCommand(*p, o);
     CHECK(r.report["verdict"] == "error");
     CHECK(r.report["error"]["kind"] == "null-deref");
     CHECK(callTexts(r.report) == std::vector<std::string>{"Node()", "get()"});
-    o.checkKinds = {"assert"};
+    o.set("--check", "assert");
     r = runCommand(*p, o);
     CHECK(r.report["verdict"] == "unknown");  // bounded
   }

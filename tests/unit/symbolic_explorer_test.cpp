@@ -10,6 +10,7 @@
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/replay.h"
+#include "tests/unit/cli_args.h"
 #include "tests/unit/test_programs.h"
 
 using namespace tandem;
@@ -25,30 +26,30 @@ struct Run {
   std::string err;
 };
 
-Run runCommand(const ir::Program& p, cli::Options o) {
-  o.json = true;
-  o.quiet = true;
+Run runCommand(const ir::Program& p, test::Args o) {
+  o.flag("--json");
+  o.flag("--quiet");
   std::ostringstream out, err;
   Run r;
-  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
+  r.exit = o.execute(const_cast<ir::Program&>(p), out, err);
   r.err = err.str();
   if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
   return r;
 }
 
-cli::Options checkOptions(const std::string& entry, const std::string& solver) {
-  cli::Options o;
-  o.command = cli::Command::Check;
-  o.file = "t.tdm";
-  o.entry = entry;
-  o.solver = *smt::parseBackend(solver);
+test::Args checkOptions(const std::string& entry, const std::string& solver) {
+  test::Args o;
+  o.command("check");
+  o.file("t.tdm");
+  o.set("--entry", entry);
+  o.set("--solver", solver);
   return o;
 }
 
-cli::Options testgenOptions(const std::string& entry, const std::string& solver) {
-  cli::Options o = checkOptions(entry, solver);
-  o.command = cli::Command::Testgen;
-  o.solving = symbolic::Solving::Classic;
+test::Args testgenOptions(const std::string& entry, const std::string& solver) {
+  test::Args o = checkOptions(entry, solver);
+  o.command("testgen");
+  o.set("--solving", symbolic::solvingName(symbolic::Solving::Classic));
   return o;
 }
 
@@ -109,8 +110,8 @@ TEST_CASE("symbolic: every searcher finds the same error") {
   auto p = loadShared("foo_null.tdm");
   for (const char* search : {"dfs", "bfs", "random", "coverage"}) {
     CAPTURE(search);
-    cli::Options o = checkOptions("foo", "z3");
-    o.search = *search::parseStrategy(search);
+    test::Args o = checkOptions("foo", "z3");
+    o.set("--search", search);
     Run r = runCommand(*p, o);
     CHECK(r.report["error"]["label"] == "G");
   }
@@ -129,8 +130,8 @@ proc f(n: int) {
     CAPTURE(s);
     Run r = runCommand(*p, checkOptions("f", s));
     CHECK(r.report["verdict"] == "verified");
-    cli::Options o = checkOptions("f", s);
-    o.maxDepth = 4;
+    test::Args o = checkOptions("f", s);
+    o.set("--max-depth", "4");
     r = runCommand(*p, o);
     CHECK(r.exit == 4);
     CHECK(r.report["verdict"] == "unknown");

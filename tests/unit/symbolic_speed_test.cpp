@@ -13,6 +13,7 @@
 #include "mc/ir/frontend.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/symbolic_explorer.h"
+#include "tests/unit/cli_args.h"
 
 using namespace tandem;
 
@@ -29,17 +30,18 @@ std::unique_ptr<ir::Program> loadMaze() {
 
 nlohmann::json testgen(const ir::Program& p, const std::string& solver,
                        const std::string& solving) {
-  cli::Options o;
-  o.command = cli::Command::Testgen;
-  o.file = "maze.tdm";
-  o.entry = "maze";
-  o.solver = *smt::parseBackend(solver);
-  o.solving = *symbolic::parseSolving(solving);
-  o.json = true;
-  o.quiet = true;
-  o.allErrors = true;  // every solution fails the same assertion
+  test::Args o;
+  o.command("testgen");
+  o.file("maze.tdm");
+  o.set("--entry", "maze");
+  o.set("--solver", solver);
+  o.set("--solving", solving);
+  o.flag("--json");
+  o.flag("--quiet");
+  o.flag("--all-errors");  // every solution fails the same assertion
   std::ostringstream out, err;
-  CHECK(cli::execute(o, const_cast<ir::Program&>(p), out, err) == 1);  // solutions fail
+  CHECK(o.execute(const_cast<ir::Program&>(p), out, err) ==
+        1);  // solutions fail
   return nlohmann::json::parse(out.str());
 }
 

@@ -12,6 +12,7 @@
 
 #include "mc/cli/cli.h"
 #include "mc/ir/frontend.h"
+#include "tests/unit/cli_args.h"
 #include "tests/unit/test_programs.h"
 
 namespace symbolic_test {
@@ -28,29 +29,29 @@ struct Run {
 };
 
 // `check` (through the command's dispatch, as the CLI runs it) or `testgen`, with --json.
-inline Run runCommand(const ir::Program& p, cli::Options o) {
-  o.json = true;
-  o.quiet = true;
+inline Run runCommand(const ir::Program& p, test::Args o) {
+  o.flag("--json");
+  o.flag("--quiet");
   std::ostringstream out, err;
   Run r;
-  r.exit = cli::execute(o, const_cast<ir::Program&>(p), out, err);
+  r.exit = o.execute(const_cast<ir::Program&>(p), out, err);
   r.err = err.str();
   if (!out.str().empty()) r.report = nlohmann::json::parse(out.str());
   return r;
 }
 
-inline cli::Options entryOptions(const std::string& entry, const std::string& solver) {
-  cli::Options o;
-  o.command = cli::Command::Check;
-  o.file = "t.tdm";
-  o.entry = entry;
-  o.solver = *smt::parseBackend(solver);
+inline test::Args entryOptions(const std::string& entry, const std::string& solver) {
+  test::Args o;
+  o.command("check");
+  o.file("t.tdm");
+  o.set("--entry", entry);
+  o.set("--solver", solver);
   return o;
 }
 
-inline cli::Options classOptions(const std::string& cls, const std::string& solver) {
-  cli::Options o = entryOptions("", solver);
-  o.cls = cls;
+inline test::Args classOptions(const std::string& cls, const std::string& solver) {
+  test::Args o = entryOptions("", solver);
+  o.set("--class", cls);
   return o;
 }
 
