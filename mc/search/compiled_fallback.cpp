@@ -34,14 +34,9 @@ void CompiledSystem::refExpand(const exec::State& s, uint32_t t, ir::EdgeId e, u
     case exec::StepStatus::Blocked:
     case exec::StepStatus::Terminated:
       break;
-    case exec::StepStatus::Error: {
-      const auto& err = r.error();
-      if (err.limit)
-        sink.incomplete(err.message);
-      else if (tracked(err.kind))
-        sink.error({err.kind, err.loc, err.message, move_});
+    case exec::StepStatus::Error:
+      reportStepError(sink, r.error(), move_, opts_.tracked);
       break;
-    }
     case exec::StepStatus::Ok: {
       bool inAtomic = p_.locs[n.threads[t].top().pc].atomic;
       std::vector<ir::EdgeId> next;
@@ -88,10 +83,7 @@ bool CompiledSystem::refSync(const int64_t* s, uint32_t t, ir::EdgeId send, uint
     case exec::StepStatus::Terminated:
       return false;
     case exec::StepStatus::Error:
-      if (r.error().limit)
-        sink.incomplete(r.error().message);
-      else if (tracked(r.error().kind))
-        sink.error({r.error().kind, r.error().loc, r.error().message, move_});
+      reportStepError(sink, r.error(), move_, opts_.tracked);
       return true;
     case exec::StepStatus::Ok:
       refEmit(n, sink);

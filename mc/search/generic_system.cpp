@@ -152,10 +152,7 @@ void GenericSystem::initialStates(SuccessorSink& sink) {
       }
       if (!r.ok()) {
         if (r.error().excluded) continue;  // inputs that `init` excludes: no initial state
-        if (r.error().limit)
-          sink.incomplete(r.error().message);
-        else if (tracked(r.error().kind))
-          sink.error({r.error().kind, r.error().loc, r.error().message, {}});
+        reportStepError(sink, r.error(), {}, opts_.tracked);
         continue;
       }
       auto holds = ev_.initsHold(r.value());
@@ -259,16 +256,18 @@ void GenericSystem::methodCalls(const exec::State& s, SuccessorSink& sink) {
           break;
         }
         if (!st.ok()) {
-          if (st.error().limit)
-            sink.incomplete(st.error().message);
-          else if (tracked(st.error().kind))
-            sink.error({st.error().kind, st.error().loc, st.error().message, mv});
+          reportStepError(sink, st.error(), mv, opts_.tracked);
           continue;
         }
         emit(n, mv, sink);
       } while (en.advance());
     }
   }
+}
+
+std::string GenericSystem::unenumerable(ir::EdgeId e) const {
+  return "a nondeterministic value of an unbounded type at line " +
+         std::to_string(p_.edges[e].loc.line) + " cannot be enumerated";
 }
 
 void GenericSystem::expand(const exec::State& s, exec::ThreadId turn, const Move& move,
@@ -286,9 +285,7 @@ bool GenericSystem::stepLocal(const exec::State& s, const exec::Move& mv, const 
     exec::State n = s;
     auto r = sys_.step(n, mv, en);
     if (en.unbounded()) {
-      sink.incomplete("a nondeterministic value of an unbounded type at line " +
-                      std::to_string(p_.edges[mv.edge].loc.line) +
-                      " cannot be enumerated; symbolic execution is not implemented yet");
+      sink.incomplete(unenumerable(mv.edge) + "; symbolic execution is not implemented yet");
       return false;
     }
     Move m = move;
@@ -298,14 +295,9 @@ bool GenericSystem::stepLocal(const exec::State& s, const exec::Move& mv, const 
       case exec::StepStatus::Blocked:
       case exec::StepStatus::Terminated:
         break;
-      case exec::StepStatus::Error: {
-        const auto& err = r.error();
-        if (err.limit)
-          sink.incomplete(err.message);
-        else if (tracked(err.kind))
-          sink.error({err.kind, err.loc, err.message, m});
-        break;  // an untracked error ends that execution silently
-      }
+      case exec::StepStatus::Error:
+        reportStepError(sink, r.error(), m, opts_.tracked);
+        break;
       case exec::StepStatus::Ok: {
         // Inside an atomic block the thread goes on; its intermediate states are not emitted.
         const exec::ThreadId turn = sys_.turnAfter(n, mv);
@@ -333,8 +325,7 @@ bool GenericSystem::stepRendezvous(const exec::State& s, const exec::Move& mv,
     exec::State n = s;
     auto r = sys_.step(n, mv, en);
     if (en.unbounded()) {
-      sink.incomplete("a nondeterministic value of an unbounded type at line " +
-                      std::to_string(p_.edges[mv.edge].loc.line) + " cannot be enumerated");
+      sink.incomplete(unenumerable(mv.edge));
       return moved;
     }
     Move m;
@@ -345,11 +336,7 @@ bool GenericSystem::stepRendezvous(const exec::State& s, const exec::Move& mv,
     m.choices.assign(en.taken().begin(), en.taken().end());
     if (r.status() == exec::StepStatus::Error) {
       moved = true;  // a step was possible: it fails
-      const auto& err = r.error();
-      if (err.limit)
-        sink.incomplete(err.message);
-      else if (tracked(err.kind))
-        sink.error({err.kind, err.loc, err.message, m});
+      reportStepError(sink, r.error(), m, opts_.tracked);
     } else if (r.ok()) {
       moved = true;
       emit(n, m, sink);

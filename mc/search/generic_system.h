@@ -82,6 +82,8 @@ class GenericSystem final : public TransitionSystem {
   std::optional<std::vector<std::vector<int64_t>>> argTuples(const std::vector<ir::VarId>& params,
                                                              size_t limit) const;
   bool tracked(ir::ErrorKind k) const { return opts_.tracked[static_cast<size_t>(k)]; }
+  // The reason a step's nondeterministic choice cannot be enumerated.
+  std::string unenumerable(ir::EdgeId e) const;
 
   const ir::Program& p_;
   exec::Evaluator& ev_;

@@ -4,6 +4,7 @@
 // protocol models. Every counterexample is replayed by the reference evaluator either way.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mc/exec/result.h"
 #include "mc/ir/program.h"
 #include "mc/lang/source.h"
 
@@ -51,6 +53,17 @@ class SuccessorSink {
   // exploration becomes incomplete and can no longer say `verified`.
   virtual void incomplete(const std::string& reason) = 0;
 };
+
+// The error of one step, as both transition systems report it: a limit makes the exploration
+// incomplete; a tracked kind is an error of the move; an untracked one ends that execution
+// silently.
+inline void reportStepError(SuccessorSink& sink, const exec::ExecError& err, const Move& move,
+                            const std::array<bool, ir::kErrorKinds>& tracked) {
+  if (err.limit)
+    sink.incomplete(err.message);
+  else if (tracked[static_cast<size_t>(err.kind)])
+    sink.error({err.kind, err.loc, err.message, move});
+}
 
 class TransitionSystem {
  public:
