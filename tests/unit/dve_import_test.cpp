@@ -275,6 +275,11 @@ TEST_CASE("dve import: syntax errors are reported at their exact position") {
   CHECK(import("byte x = 1 $;").errors ==
         std::vector<std::string>{"1:12: unexpected character '$'"});
   CHECK(import("/* open").errors == std::vector<std::string>{"1:1: unterminated comment"});
+  // The scanner the .tdm lexer shares: one error per UTF-8 character, shown as written.
+  CHECK(import("byte x = 1 \xC3\xA9;").errors ==
+        std::vector<std::string>{"1:12: unexpected character '\xC3\xA9'"});
+  CHECK(import("byte x = 1 \xFF;").errors ==
+        std::vector<std::string>{"1:12: unexpected character '\\xFF'"});
 }
 
 TEST_CASE("dve import: unsupported constructs and semantic errors") {
