@@ -1,7 +1,7 @@
 #include "engine/request_rules.h"
 
 #include "engine/report.h"
-#include "mc/dve/import.h"
+#include "mc/frontends/registry.h"
 
 namespace tandem::engine {
 
@@ -41,8 +41,9 @@ void checkRules(const CheckRequest& r) {
 void checkRules(const ProveRequest& r) {
   if (!r.annotate.empty() && !r.cls.empty())
     throw usageError("--annotate does not apply to prove --class");
-  if (!r.annotate.empty() && isDvePath(r.file))
-    throw usageError("--annotate writes .tdm files: " + r.file + " is a DVE model");
+  if (!r.annotate.empty() && !frontends::frontEndFor(r.file).tandemSyntax)
+    throw usageError("--annotate writes .tdm files: " + r.file + " is " +
+                     std::string(frontends::frontEndFor(r.file).description));
 }
 
 void checkRules(const TestgenRequest& r) {

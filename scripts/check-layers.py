@@ -20,6 +20,7 @@ LAYERS = {
     "mc/lang": ["mc/expr"],
     "mc/ir": ["mc/lang"],
     "mc/dve": ["mc/ir"],
+    "mc/frontends": ["mc/dve"],
     "mc/exec": ["mc/ir", "include/tandem"],
     "mc/smt": ["mc/ir"],
     "mc/search": ["mc/exec"],
@@ -29,7 +30,7 @@ LAYERS = {
     "chc": ["abstraction"],
     "cover": ["mc/symbolic"],
     "testgen": ["mc/symbolic"],
-    "engine": ["fabricate", "chc", "cover", "testgen", "mc/dve"],
+    "engine": ["fabricate", "chc", "cover", "testgen", "mc/frontends"],
     "mc/cli": ["engine"],
     "mc": ["mc/cli"],  # mc/main.cpp
     "include/tandem": [],

@@ -16,8 +16,4 @@ std::unique_ptr<ir::Program> importDve(const SourceFile& file, Diagnostics& diag
   return prog;
 }
 
-bool isDvePath(const std::string& path) {
-  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".dve") == 0;
-}
-
 }  // namespace tandem

@@ -16,7 +16,4 @@ namespace tandem {
 // channels, `sync`, `commit`, `accept`, `assert`, `system sync`, `property`; unknown names).
 std::unique_ptr<ir::Program> importDve(const SourceFile& file, Diagnostics& diags);
 
-// Whether `path` names a DVE file (it ends in `.dve`).
-bool isDvePath(const std::string& path);
-
 }  // namespace tandem
