@@ -40,8 +40,7 @@ nlohmann::json testgen(const ir::Program& p, const std::string& solver,
   o.flag("--quiet");
   o.flag("--all-errors");  // every solution fails the same assertion
   std::ostringstream out, err;
-  CHECK(o.execute(const_cast<ir::Program&>(p), out, err) ==
-        1);  // solutions fail
+  CHECK(o.execute(const_cast<ir::Program&>(p), out, err) == 1);  // solutions fail
   return nlohmann::json::parse(out.str());
 }
 
