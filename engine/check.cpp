@@ -193,34 +193,222 @@ void reportLossy(Report& rep, const search::ExploreResult& res, search::StoreKin
       " omitted a state with probability about " + p;
 }
 
-}  // namespace
-
-Report check(const ir::Program& p, const CheckRequest& r) {
-  checkRules(r);
-  if (r.distributed) requireDistributable(r);
-  classOf(r, p);  // --entry with --class, or an unknown class, is a usage error
-  if (!r.cls.empty() || !r.entry.empty()) {  // the explicit search of closed systems only
-    if (r.store) throw usageError("--store applies to closed systems (not --entry or --class)");
-    if (r.threads && *r.threads > 1)
-      throw usageError("--threads applies to closed systems (not --entry or --class)");
-  }
-  if (r.por && (!r.entry.empty() || !r.cls.empty()))
+// --store, --threads and --por choose among explicit searches of closed systems.
+void requireClosedOnlyOptions(const CheckRequest& r) {
+  if (r.cls.empty() && r.entry.empty()) return;
+  if (r.store) throw usageError("--store applies to closed systems (not --entry or --class)");
+  if (r.threads && *r.threads > 1)
+    throw usageError("--threads applies to closed systems (not --entry or --class)");
+  if (r.por)
     throw usageError(std::string(*r.por ? "--por" : "--no-por") +
                      " applies to closed systems (check without --entry or --class)");
-  if (!r.cls.empty()) return checkSymbolic(p, r);
-  const ir::CfaId entry = entryOf(r, p);
-  if (r.maxCalls) throw usageError("--max-calls applies to the class analysis (check --class C)");
+}
+
+// A closed system whose initial values are unbounded inputs under `init`: the solver enumerates
+// the initial states into `go.initial`. The report when that ends the run (too many, no answer,
+// or an initialiser that fails: a sample would not justify a verdict).
+std::optional<Report> enumerateInitial(const ir::Program& p, const CheckRequest& r,
+                                       exec::Evaluator& ev, RunBudget& rb,
+                                       search::GenericOptions& go, size_t& states,
+                                       uint64_t& queries) {
+  auto solver = makeSolver(r, p, rb.budget);
+  symbolic::InitialModels initial =
+      symbolic::enumerateInitialStates(p, ev, *solver, symbolic::kMaxInitialStates, r.tracked);
+  states = initial.states.size();
+  queries = solver->stats().queries;
+  if (initial.complete && !initial.error) {
+    go.initial = std::make_shared<const std::vector<exec::State>>(std::move(initial.states));
+    return std::nullopt;
+  }
+  Report rep;
+  rep.command = "check";
+  rep.file = r.file;
+  rep.verdict = Verdict::Unknown;
+  if (initial.error) {
+    rep.verdict = Verdict::Error;
+    rep.error = ErrorInfo{ir::errorKindName(initial.error->kind),
+                          "(initial state)",
+                          initial.error->loc.line,
+                          initial.error->message,
+                          {},
+                          {},
+                          false};
+  } else {
+    // A bound that interrupted the solver shows first as its unknown answer: name the bound.
+    if (!rb.budget.stopped()) (void)rb.budget.pollNow();
+    rep.reason = rb.budget.stopped()
+                     ? rb.budget.stopped()->reason
+                     : "the initial values are inputs: " + initial.reason +
+                           " (symbolic exploration of closed systems is not implemented yet)";
+  }
+  rep.stats["states"] = 0;
+  rep.stats["transitions"] = 0;  // the text report prints them (closed_int_inputs_report)
+  rep.stats["depth"] = 0;
+  rep.stats["initial_states"] = states;
+  rep.stats["solver_queries"] = queries;
+  addRunStats(rep.stats, rb.budget);
+  return rep;
+}
+
+// The explicit search of one run: the transition systems, the explorer chosen by --threads,
+// --store and --distributed, and what it found.
+struct Exploration {
+  Exploration(const ir::Program& p, exec::Evaluator& ev, const search::GenericOptions& go)
+      : generic(p, ev, go) {}
+  search::GenericSystem generic;  // always: the reference that replays traces
+  std::unique_ptr<search::CompiledSystem> compiled;
+  std::string whyGeneric;  // what keeps a closed system from the compiled engine
+  search::TransitionSystem& sys() {
+    return compiled ? static_cast<search::TransitionSystem&>(*compiled) : generic;
+  }
+  search::StoreKind store = search::StoreKind::Exact;
+  unsigned bits = 0;  // --store bitstate
+  std::unique_ptr<const search::PorAnalysis> por;
+  std::string whyNoPor;
+  std::unique_ptr<search::Explorer> ex;  // the sequential search (its store draws --dot)
+  std::vector<std::string> errorPath;    // the parallel or distributed search's path to the error
+  unsigned threads = 1;                  // of the search: --threads, or the cores where it applies
+  unsigned workers = 1;                  // started
+  search::DistributedResult dist;
+  search::ExploreResult res;
+};
+
+// Which explorer runs, from the request; throws usageError for combinations that do not go.
+void chooseExplorer(Exploration& x, const ir::Program& p, const CheckRequest& r, bool closed) {
+  x.store = r.store.value_or(search::StoreKind::Exact);
+  const bool otherStore = x.store != search::StoreKind::Exact;
+  if (r.distributed && ((r.threads && *r.threads > 1) || otherStore))
+    throw usageError(
+        "--distributed runs one thread per rank with the exact store: not --threads N or --store "
+        "tree|hc|bitstate");
+  // The reduction's proviso asks which states were expanded: the exact stores keep the marks.
+  if (r.por.value_or(false) && (r.distributed || otherStore))
+    throw usageError(
+        "--por needs the expanded marks of the exact store: not with --store tree|hc|bitstate or "
+        "--distributed");
+  x.threads = r.distributed ? 1 : explorerThreads(r, closed);
+  requireStoreApplies(r, x.store);
+  x.bits = x.store == search::StoreKind::Bitstate ? bitstateBits(r) : 0;
+  // --por: the static side of the reduction; a model it does not cover is explored in full.
+  if (r.por.value_or(false)) {
+    x.por = search::PorAnalysis::build(p, &x.whyNoPor);
+    if (!x.por && r.diag && !r.quiet)
+      *r.diag << "tandem: --por: every interleaving is explored: the reduction does not handle "
+              << x.whyNoPor << "\n";
+  }
+}
+
+void runExplorer(Exploration& x, const ir::Program& p, exec::Evaluator& ev,
+                 const search::GenericOptions& go, const CheckRequest& r, RunBudget& rb,
+                 bool deadlock) {
+  search::ExploreOptions eo;
+  eo.search = searchOrder(r);
+  eo.seed = r.seed;
+  eo.budget = &rb.budget;
+  eo.deadlock = deadlock;
+  eo.progress = &rb.progress;
+  eo.graphLimit = r.dot.empty() ? 0 : dotLimit(r);
+  eo.por = x.por.get();
+  if (r.distributed) {
+    x.dist = exploreDistributed(x.sys(), eo, r);
+    x.res = x.dist.result;
+    x.errorPath = x.dist.path;
+  } else if (x.threads > 1 || x.store != search::StoreKind::Exact) {
+    search::ParallelOptions po;
+    po.store = x.store;
+    po.bitstateBits = x.bits;
+    po.threads = x.threads;
+    po.search = searchOrder(r);
+    po.budget = &rb.budget;
+    po.progress = &rb.progress;
+    po.deadlock = deadlock;
+    const search::PorAnalysis* por = x.por.get();
+    if (por) po.reducer = [por] { return std::make_unique<search::PorReducer>(*por); };
+    // Every worker has its own system (they keep scratch buffers); the evaluator is shared.
+    const bool compiled = x.compiled != nullptr;
+    auto make = [&p, &ev, &go, compiled]() -> std::unique_ptr<search::TransitionSystem> {
+      if (compiled) return std::make_unique<search::CompiledSystem>(p, ev, go);
+      return std::make_unique<search::GenericSystem>(p, ev, go);
+    };
+    search::ParallelExplorer px(make, po);
+    x.res = px.run();
+    x.errorPath = px.errorPath();
+    x.workers = px.workersStarted();
+  } else {
+    x.ex = std::make_unique<search::Explorer>(x.sys(), eo);
+    x.res = x.ex->run();
+  }
+}
+
+// The statistics of the explicit search, with SPIN's summary: the state vector, matched states,
+// the hash table's load, memory by part.
+void searchStats(Report& rep, const Exploration& x) {
+  const search::ExploreResult& res = x.res;
+  rep.stats["states"] = res.states;
+  rep.stats["transitions"] = res.transitions;
+  rep.stats["depth"] = res.maxDepth;
+  rep.stats["states_per_s"] =
+      res.seconds > 0 ? static_cast<uint64_t>(res.states / res.seconds) : res.states;
+  rep.stats["store_bytes_per_state"] =
+      res.states ? static_cast<double>(res.storeBytes) / res.states : 0.0;
+  const search::StateStore::Memory& m = res.storeMemory;
+  rep.stats["matched_states"] = res.matched;
+  rep.stats["state_vector_bytes"] =
+      res.states ? static_cast<double>(m.encodedBytes) / res.states : 0.0;
+  rep.stats["hash_slots"] = m.tableSlots;
+  rep.stats["hash_load"] = m.tableSlots ? static_cast<double>(res.states) / m.tableSlots : 0.0;
+  rep.stats["memory_bytes"] = {{"states", m.stateBytes},
+                               {"records", m.recordBytes},
+                               {"hash_table", m.tableBytes},
+                               {"parents", m.parentBytes}};
+  rep.stats["explore_s"] = res.seconds;
+  rep.stats["threads"] = x.workers;
+  if (x.por) {
+    rep.stats["por_reduced_states"] = res.porReduced;
+    rep.stats["por_full_states"] = res.porFull;
+  }
+}
+
+// The verdict of the search; an error's trace, replayed by the reference evaluator.
+std::optional<search::Trace> decide(Report& rep, Exploration& x, const ir::Program& p,
+                                    exec::Evaluator& ev, const CheckRequest& r, bool testsOnly) {
+  const search::ExploreResult& res = x.res;
+  switch (res.outcome) {
+    case search::Outcome::Exhausted:
+      rep.verdict = testsOnly ? Verdict::Unknown : Verdict::Verified;
+      if (testsOnly) rep.reason = "only the executions from the `test` inputs were explored";
+      // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` verifies anything.
+      if (res.states == 0 && r.diag)
+        *r.diag << "tandem: warning: there is no initial state (the `init` conditions exclude "
+                   "every input): the verdict holds vacuously\n";
+      return std::nullopt;
+    case search::Outcome::Incomplete:
+      rep.verdict = Verdict::Unknown;
+      rep.reason = res.reason;
+      return std::nullopt;
+    case search::Outcome::ErrorFound:
+    case search::Outcome::Deadlock: {
+      search::Trace trace = x.ex ? search::buildTrace(x.sys(), x.ex->store(), res, x.generic, ev)
+                                 : search::buildTrace(x.sys(), x.errorPath, res, x.generic, ev);
+      reportError(rep, p, res, trace, r.diag);
+      return trace;
+    }
+  }
+  return std::nullopt;
+}
+
+// Which initial states and which engine: an open system with inputs goes to symbolic execution
+// (nullopt); otherwise whether only the `test` inputs are explored.
+std::optional<bool> explicitRoute(const ir::Program& p, const CheckRequest& r, ir::CfaId entry,
+                                  search::GenericOptions& go) {
   bool testsOnly = false;
-  search::GenericOptions go;
-  go.tracked = r.tracked;
   if (entry != ir::kNone) {
     go.entry = entry;
     const bool symbolic = !p.cfas[entry].params.empty() || hasInputs(p);
     // The `test` inputs alone cannot justify `verified` nor find errors only other inputs reach:
     // an open system with inputs is explored symbolically, unless --inputs tests asks for the
     // concrete tests only (then an exhausted search is `unknown`, not `verified`).
-    if (symbolic && r.inputs.value_or(Inputs::Symbolic) == Inputs::Symbolic)
-      return checkSymbolic(p, r);
+    if (symbolic && r.inputs.value_or(Inputs::Symbolic) == Inputs::Symbolic) return std::nullopt;
     testsOnly = symbolic;
     go.entryHasNoInputs = !symbolic;  // no inputs: the one execution tree is explored exactly
     if (r.deadlock) throw usageError("--deadlock and --no-deadlock apply to closed systems");
@@ -233,6 +421,23 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     throw usageError(
         "--solving applies to symbolic execution (check --entry P of a procedure with inputs, "
         "check --class C, testgen)");
+  return testsOnly;
+}
+
+}  // namespace
+
+Report check(const ir::Program& p, const CheckRequest& r) {
+  checkRules(r);
+  if (r.distributed) requireDistributable(r);
+  classOf(r, p);  // --entry with --class, or an unknown class, is a usage error
+  requireClosedOnlyOptions(r);
+  if (!r.cls.empty()) return checkSymbolic(p, r);
+  const ir::CfaId entry = entryOf(r, p);
+  if (r.maxCalls) throw usageError("--max-calls applies to the class analysis (check --class C)");
+  search::GenericOptions go;
+  go.tracked = r.tracked;
+  const std::optional<bool> testsOnly = explicitRoute(p, r, entry, go);
+  if (!testsOnly) return checkSymbolic(p, r);
   exec::NativeRegistry natives;
   loadNatives(r, p, natives);
   const bool initialModels = entry == ir::kNone && symbolic::needsInitialModels(p);
@@ -245,187 +450,44 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   exec::Evaluator ev(p, natives);
   // Initial values that are unbounded inputs under `init`: the solver enumerates the initial
   // states, and the explicit search starts from them.
-  symbolic::InitialModels initial;
+  size_t initialStates = 0;
   uint64_t initialQueries = 0;
-  if (initialModels) {
-    auto solver = makeSolver(r, p, rb.budget);
-    initial =
-        symbolic::enumerateInitialStates(p, ev, *solver, symbolic::kMaxInitialStates, r.tracked);
-    // Too many (or no answer): a sample would not justify a verdict. Or an initialiser fails.
-    if (!initial.complete || initial.error) {
-      Report rep;
-      rep.command = "check";
-      rep.file = r.file;
-      rep.verdict = Verdict::Unknown;
-      if (initial.error) {
-        rep.verdict = Verdict::Error;
-        rep.error = ErrorInfo{ir::errorKindName(initial.error->kind),
-                              "(initial state)",
-                              initial.error->loc.line,
-                              initial.error->message,
-                              {},
-                              {},
-                              false};
-      }
-      // A bound that interrupted the solver shows first as its unknown answer: name the bound.
-      if (!rb.budget.stopped() && !initial.error) (void)rb.budget.pollNow();
-      if (!initial.error)
-        rep.reason = rb.budget.stopped()
-                         ? rb.budget.stopped()->reason
-                         : "the initial values are inputs: " + initial.reason +
-                               " (symbolic exploration of closed systems is not implemented yet)";
-      rep.stats["states"] = 0;
-      rep.stats["transitions"] = 0;  // the text report prints them (closed_int_inputs_report)
-      rep.stats["depth"] = 0;
-      rep.stats["initial_states"] = initial.states.size();
-      rep.stats["solver_queries"] = solver->stats().queries;
-      addRunStats(rep.stats, rb.budget);
-      return rep;
-    }
-    go.initial = std::make_shared<const std::vector<exec::State>>(initial.states);
-    initialQueries = solver->stats().queries;
-  }
+  if (initialModels)
+    if (auto stop = enumerateInitial(p, r, ev, rb, go, initialStates, initialQueries)) return *stop;
   // The compiled engine when it runs the program exactly (and no --dot, which decodes generic
   // states); the generic one otherwise, and always as the reference that replays traces.
-  search::GenericSystem generic(p, ev, go);
-  std::unique_ptr<search::CompiledSystem> compiled;
-  std::string whyGeneric;  // what keeps a closed system from the compiled engine
+  Exploration x(p, ev, go);
   if (!r.dot.empty())
-    whyGeneric = "--dot";
-  else if (go.entry == ir::kNone && search::CompiledSystem::eligible(p, &whyGeneric))
-    compiled = std::make_unique<search::CompiledSystem>(p, ev, go);
-  search::TransitionSystem& sys =
-      compiled ? static_cast<search::TransitionSystem&>(*compiled) : generic;
+    x.whyGeneric = "--dot";
+  else if (go.entry == ir::kNone && search::CompiledSystem::eligible(p, &x.whyGeneric))
+    x.compiled = std::make_unique<search::CompiledSystem>(p, ev, go);
   const bool deadlock =
       go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
-  const search::StoreKind store = r.store.value_or(search::StoreKind::Exact);
-  const bool otherStore = store != search::StoreKind::Exact;
-  if (r.distributed && ((r.threads && *r.threads > 1) || otherStore))
-    throw usageError(
-        "--distributed runs one thread per rank with the exact store: not --threads N or --store "
-        "tree|hc|bitstate");
-  // The reduction's proviso asks which states were expanded: the exact stores keep the marks.
-  if (r.por.value_or(false) && (r.distributed || otherStore))
-    throw usageError(
-        "--por needs the expanded marks of the exact store: not with --store tree|hc|bitstate or "
-        "--distributed");
-  const unsigned threads = r.distributed ? 1 : explorerThreads(r, go.entry == ir::kNone);
-  requireStoreApplies(r, store);
-  const unsigned bits = store == search::StoreKind::Bitstate ? bitstateBits(r) : 0;
-  std::unique_ptr<search::Explorer> ex;  // the sequential search (its store draws --dot)
-  std::vector<std::string> errorPath;    // the parallel or distributed search's path to the error
-  unsigned workers = 1;
-  search::DistributedResult dist;
-  search::ExploreResult res;
-  search::ExploreOptions eo;
-  eo.search = searchOrder(r);
-  eo.seed = r.seed;
-  eo.budget = &rb.budget;
-  eo.deadlock = deadlock;
-  eo.progress = &rb.progress;
-  eo.graphLimit = r.dot.empty() ? 0 : dotLimit(r);
-  // --por: the static side of the reduction; a model it does not cover is explored in full.
-  std::unique_ptr<const search::PorAnalysis> por;
-  std::string whyNoPor;
-  if (r.por.value_or(false)) {
-    por = search::PorAnalysis::build(p, &whyNoPor);
-    if (!por && r.diag && !r.quiet)
-      *r.diag << "tandem: --por: every interleaving is explored: the reduction does not handle "
-              << whyNoPor << "\n";
-  }
-  eo.por = por.get();
-  if (r.distributed) {
-    dist = exploreDistributed(sys, eo, r);
-    res = dist.result;
-    errorPath = dist.path;
-  } else if (threads > 1 || otherStore) {
-    search::ParallelOptions po;
-    po.store = store;
-    po.bitstateBits = bits;
-    po.threads = threads;
-    po.search = searchOrder(r);
-    po.budget = &rb.budget;
-    po.progress = &rb.progress;
-    po.deadlock = deadlock;
-    if (por) po.reducer = [&] { return std::make_unique<search::PorReducer>(*por); };
-    // Every worker has its own system (they keep scratch buffers); the evaluator is shared.
-    auto make = [&]() -> std::unique_ptr<search::TransitionSystem> {
-      if (compiled) return std::make_unique<search::CompiledSystem>(p, ev, go);
-      return std::make_unique<search::GenericSystem>(p, ev, go);
-    };
-    search::ParallelExplorer px(make, po);
-    res = px.run();
-    errorPath = px.errorPath();
-    workers = px.workersStarted();
-  } else {
-    ex = std::make_unique<search::Explorer>(sys, eo);
-    res = ex->run();
-  }
+  chooseExplorer(x, p, r, go.entry == ir::kNone);
+  runExplorer(x, p, ev, go, r, rb, deadlock);
 
   Report rep;
   rep.command = "check";
   rep.file = r.file;
-  if (dist.rank != 0) return rep;  // rank 0 reports for every rank
-  std::optional<search::Trace> trace;
-  switch (res.outcome) {
-    case search::Outcome::Exhausted:
-      rep.verdict = testsOnly ? Verdict::Unknown : Verdict::Verified;
-      if (testsOnly) rep.reason = "only the executions from the `test` inputs were explored";
-      // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` verifies anything.
-      if (res.states == 0 && r.diag)
-        *r.diag << "tandem: warning: there is no initial state (the `init` conditions exclude "
-                   "every input): the verdict holds vacuously\n";
-      break;
-    case search::Outcome::Incomplete:
-      rep.verdict = Verdict::Unknown;
-      rep.reason = res.reason;
-      break;
-    case search::Outcome::ErrorFound:
-    case search::Outcome::Deadlock:
-      trace = ex ? search::buildTrace(sys, ex->store(), res, generic, ev)
-                 : search::buildTrace(sys, errorPath, res, generic, ev);
-      reportError(rep, p, res, *trace, r.diag);
-      break;
-  }
-  rep.stats["states"] = res.states;
-  rep.stats["transitions"] = res.transitions;
-  rep.stats["depth"] = res.maxDepth;
+  if (x.dist.rank != 0) return rep;  // rank 0 reports for every rank
+  const std::optional<search::Trace> trace = decide(rep, x, p, ev, r, *testsOnly);
+  searchStats(rep, x);
   if (initialModels) {
-    rep.stats["initial_states"] = initial.states.size();
+    rep.stats["initial_states"] = initialStates;
     rep.stats["solver_queries"] = initialQueries;
   }
   addRunStats(rep.stats, rb.budget);
-  rep.stats["states_per_s"] =
-      res.seconds > 0 ? static_cast<uint64_t>(res.states / res.seconds) : res.states;
-  rep.stats["store_bytes_per_state"] =
-      res.states ? static_cast<double>(res.storeBytes) / res.states : 0.0;
-  // SPIN's summary: the state vector, matched states, the hash table's load, memory by part.
-  const search::StateStore::Memory& m = res.storeMemory;
-  rep.stats["matched_states"] = res.matched;
-  rep.stats["state_vector_bytes"] =
-      res.states ? static_cast<double>(m.encodedBytes) / res.states : 0.0;
-  rep.stats["hash_slots"] = m.tableSlots;
-  rep.stats["hash_load"] = m.tableSlots ? static_cast<double>(res.states) / m.tableSlots : 0.0;
-  rep.stats["memory_bytes"] = {{"states", m.stateBytes},
-                               {"records", m.recordBytes},
-                               {"hash_table", m.tableBytes},
-                               {"parents", m.parentBytes}};
-  rep.stats["explore_s"] = res.seconds;
-  rep.stats["threads"] = workers;
-  rep.extra["store"] = search::storeKindName(store);
-  if (search::lossyStore(store)) reportLossy(rep, res, store, bits);
-  if (r.distributed) distributedStats(rep, dist);
-  if (por) {
-    rep.stats["por_reduced_states"] = res.porReduced;
-    rep.stats["por_full_states"] = res.porFull;
-  }
-  if (go.entry == ir::kNone) rep.extra["por"] = por != nullptr;
-  if (!por && r.por.value_or(false)) rep.extra["por_note"] = whyNoPor;
+  rep.extra["store"] = search::storeKindName(x.store);
+  if (search::lossyStore(x.store)) reportLossy(rep, x.res, x.store, x.bits);
+  if (r.distributed) distributedStats(rep, x.dist);
+  if (go.entry == ir::kNone) rep.extra["por"] = x.por != nullptr;
+  if (!x.por && r.por.value_or(false)) rep.extra["por_note"] = x.whyNoPor;
   rep.extra["search"] = search::strategyName(searchOrder(r));
-  rep.extra["engine"] = sys.name();
-  if (!compiled && go.entry == ir::kNone) rep.extra["engine_note"] = whyGeneric;
+  rep.extra["engine"] = x.sys().name();
+  if (!x.compiled && go.entry == ir::kNone) rep.extra["engine_note"] = x.whyGeneric;
   if (!r.dot.empty())
-    writeDot(r.dot, {p, ex->store(), res, generic.codec(), trace ? &*trace : nullptr, dotLimit(r)},
+    writeDot(r.dot,
+             {p, x.ex->store(), x.res, x.generic.codec(), trace ? &*trace : nullptr, dotLimit(r)},
              r.diag);
   return rep;
 }

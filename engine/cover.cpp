@@ -53,6 +53,76 @@ nlohmann::json testJson(const ir::Program& p, const cover::CoverTest& t) {
   return j;
 }
 
+// Locations of every procedure the unwinding reached, by label and by line.
+struct LocationCover {
+  std::vector<std::string> covered, notCovered;  // labels, in the order of the program
+  std::map<uint32_t, bool> lines;                // line -> some location on it is covered
+  std::vector<uint32_t> notCoveredLines;
+  uint64_t blocks = 0, infeasibleBlocks = 0;
+  std::vector<ir::LocId> infeasibleLocs;
+};
+
+LocationCover coverage(const ir::Program& p, const std::vector<ir::CfaId>& procs,
+                  const cover::CoverResult& res) {
+  LocationCover c;
+  std::map<std::string, bool> labels;  // label -> some location with it is covered
+  std::vector<std::string> labelOrder;
+  for (ir::CfaId f : procs)
+    for (ir::LocId l : p.cfas[f].locs) {
+      const bool cov = res.locCovered[l];
+      ++c.blocks;
+      if (!cov) {
+        ++c.infeasibleBlocks;
+        c.infeasibleLocs.push_back(l);
+      }
+      for (const std::string& lab : p.locs[l].labels) {
+        if (!labels.count(lab)) labelOrder.push_back(lab);
+        labels[lab] = labels[lab] || cov;
+      }
+      if (p.locs[l].loc.line) c.lines[p.locs[l].loc.line] = c.lines[p.locs[l].loc.line] || cov;
+    }
+  for (const std::string& lab : labelOrder) (labels[lab] ? c.covered : c.notCovered).push_back(lab);
+  for (auto& [line, cov] : c.lines)
+    if (!cov) c.notCoveredLines.push_back(line);
+  return c;
+}
+
+void coverStats(Report& rep, const cover::CoverRun& run, const LocationCover& cov, uint64_t failing,
+                bool summaries) {
+  const cover::CoverResult& res = run.result;
+  rep.stats["solver_queries"] = res.queries;
+  // Time inside solver checks, apart from parsing, unwinding and building the VC (time_s has all).
+  rep.stats["solver_time_s"] = run.solverSeconds;
+  rep.stats["paths"] = res.paths;
+  rep.stats["tests"] = res.tests.size();
+  rep.stats["failing"] = failing;
+  rep.stats["locations"] = cov.blocks;
+  rep.stats["infeasible_locations"] = res.complete ? cov.infeasibleBlocks : 0;
+  rep.stats["unwound_locations"] = run.unwound;
+  rep.stats["location_copies"] = run.copies;
+  rep.stats["arcs"] = run.arcs;
+  rep.stats["unwinding_cuts"] = run.cuts;
+  if (summaries) {
+    rep.stats["summarised_procedures"] = run.summarised;
+    rep.stats["summary_pairs"] = run.pairs;
+    rep.stats["refinements"] = run.refinements;
+  }
+}
+
+// --tests-out: the tests as `test` declarations.
+void writeCoverTests(const ir::Program& p, const CoverRequest& r, ir::CfaId entry,
+                     const cover::CoverResult& res) {
+  std::vector<TestDeclLine> decls;
+  for (const cover::CoverTest& t : res.tests)
+    decls.push_back({callText(p, entry, t.end.args, true), t.replay.error ? "error" : "pass",
+                     t.end.script.size()});
+  writeTestDecls(r.testsOut,
+                 "Tests of `tandem cover --entry " + r.entry + " --unwind " +
+                     std::to_string(r.unwind) + " --algo " + cover::algoName(r.algo) + "` on " +
+                     r.file,
+                 decls);
+}
+
 }  // namespace
 
 Report cover(ir::Program& p, const CoverRequest& r) {
@@ -103,33 +173,7 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   }
   const cover::CoverResult& res = run.result;
 
-  // Locations of every procedure the unwinding reached, by label and by line.
-  const std::vector<ir::CfaId>& procs = run.procedures;
-  std::map<std::string, bool> labels;  // label -> some location with it is covered
-  std::vector<std::string> labelOrder;
-  std::map<uint32_t, bool> lines;  // line -> some location on it is covered
-  uint64_t blocks = 0, infeasibleBlocks = 0;
-  std::vector<ir::LocId> infeasibleLocs;
-  for (ir::CfaId c : procs)
-    for (ir::LocId l : p.cfas[c].locs) {
-      const bool cov = res.locCovered[l];
-      ++blocks;
-      if (!cov) {
-        ++infeasibleBlocks;
-        infeasibleLocs.push_back(l);
-      }
-      for (const std::string& lab : p.locs[l].labels) {
-        if (!labels.count(lab)) labelOrder.push_back(lab);
-        labels[lab] = labels[lab] || cov;
-      }
-      if (p.locs[l].loc.line) lines[p.locs[l].loc.line] = lines[p.locs[l].loc.line] || cov;
-    }
-  std::vector<std::string> covered, notCovered;
-  for (const std::string& lab : labelOrder) (labels[lab] ? covered : notCovered).push_back(lab);
-  std::vector<uint32_t> notCoveredLines;
-  for (auto& [line, cov] : lines)
-    if (!cov) notCoveredLines.push_back(line);
-
+  const LocationCover cov = coverage(p, run.procedures, res);
   nlohmann::json tests = nlohmann::json::array();
   uint64_t failing = 0;
   for (const cover::CoverTest& t : res.tests) {
@@ -154,50 +198,24 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   if (r.algo == cover::Algo::Statements) rep.extra["guided"] = r.guided;
   rep.extra["solver"] = smt::backendName(r.solver.backend);
   rep.extra["tests"] = tests;
-  rep.extra["covered_labels"] = covered;
+  rep.extra["covered_labels"] = cov.covered;
   // Only an enumeration that ended says infeasible; otherwise the rest is just not covered.
-  rep.extra["infeasible_labels"] = res.complete ? notCovered : std::vector<std::string>{};
-  rep.extra["uncovered_labels"] = notCovered;
-  rep.extra["infeasible_lines"] = res.complete ? notCoveredLines : std::vector<uint32_t>{};
+  rep.extra["infeasible_labels"] = res.complete ? cov.notCovered : std::vector<std::string>{};
+  rep.extra["uncovered_labels"] = cov.notCovered;
+  rep.extra["infeasible_lines"] = res.complete ? cov.notCoveredLines : std::vector<uint32_t>{};
   // The bound removed executions: what is infeasible may be feasible with more unwinding.
   rep.extra["bounded"] = run.cuts > 0;
   if (r.summaries) rep.extra["summaries"] = true;
   if (r.proveInfeasible && res.complete) {
     std::vector<ir::LocId> ask;  // labelled, or on a line where nothing is covered
-    for (ir::LocId l : infeasibleLocs)
-      if (!p.locs[l].labels.empty() || (p.locs[l].loc.line && !lines[p.locs[l].loc.line]))
+    for (ir::LocId l : cov.infeasibleLocs)
+      if (!p.locs[l].labels.empty() || (p.locs[l].loc.line && !cov.lines.at(p.locs[l].loc.line)))
         ask.push_back(l);
     rep.extra["proved_infeasible"] = proveInfeasible(p, r, ask, rb.budget);
   }
-  rep.stats["solver_queries"] = res.queries;
-  // Time inside solver checks, apart from parsing, unwinding and building the VC (time_s has all).
-  rep.stats["solver_time_s"] = run.solverSeconds;
-  rep.stats["paths"] = res.paths;
-  rep.stats["tests"] = res.tests.size();
-  rep.stats["failing"] = failing;
-  rep.stats["locations"] = blocks;
-  rep.stats["infeasible_locations"] = res.complete ? infeasibleBlocks : 0;
-  rep.stats["unwound_locations"] = run.unwound;
-  rep.stats["location_copies"] = run.copies;
-  rep.stats["arcs"] = run.arcs;
-  rep.stats["unwinding_cuts"] = run.cuts;
-  if (r.summaries) {
-    rep.stats["summarised_procedures"] = run.summarised;
-    rep.stats["summary_pairs"] = run.pairs;
-    rep.stats["refinements"] = run.refinements;
-  }
+  coverStats(rep, run, cov, failing, r.summaries);
   addRunStats(rep.stats, rb.budget);
-  if (!r.testsOut.empty()) {
-    std::vector<TestDeclLine> decls;
-    for (const cover::CoverTest& t : res.tests)
-      decls.push_back({callText(p, entry, t.end.args, true), t.replay.error ? "error" : "pass",
-                       t.end.script.size()});
-    writeTestDecls(r.testsOut,
-                   "Tests of `tandem cover --entry " + r.entry + " --unwind " +
-                       std::to_string(r.unwind) + " --algo " + cover::algoName(r.algo) + "` on " +
-                       r.file,
-                   decls);
-  }
+  if (!r.testsOut.empty()) writeCoverTests(p, r, entry, res);
   return rep;
 }
 

@@ -165,6 +165,58 @@ Verdict verdictOf(fabricate::ProveResult::Outcome o) {
   return Verdict::Unknown;
 }
 
+// --check-proof: the proof re-checked by the other back end. The failure's text; empty when
+// it passed (or a bound stopped the check: the verdict is then unknown).
+std::string checkProofWithOther(const ir::Program& p, const ProveRequest& r, exec::Evaluator& ev,
+                                const fabricate::ProveOptions& po, RunBudget& rb,
+                                fabricate::ProveResult& res, Report& rep) {
+  Request rq = r;
+  rq.solver.backend = smt::otherBackend(r.solver.backend);
+  rq.solver.smtLog.clear();
+  rq.solver.crossCheck = false;
+  auto otherSolver = makeSolver(rq, p, rb.budget);
+  std::string failure = fabricate::checkProof(p, ev, *otherSolver, po, res);
+  const char* name = smt::backendName(rq.solver.backend);
+  if (rb.budget.stopped()) {
+    res.outcome = fabricate::ProveResult::Outcome::Unknown;
+    res.reason = rb.budget.stopped()->reason + " (while re-checking the proof with " + name + ")";
+    return {};
+  }
+  rep.extra["proof_check"] =
+      failure.empty() ? std::string("passed (") + name + ")" : "FAILED: " + failure;
+  return failure;
+}
+
+// The invariant of a proof, per cutpoint (and the class invariant).
+void reportInvariant(Report& rep, const fabricate::ProveResult& res,
+                     const fabricate::ProveOptions& po, const ProveRequest& r) {
+  // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` proves anything.
+  if (res.stats.abstractStates == 0 && r.diag)
+    *r.diag << "tandem: warning: there is no initial state (the `init` conditions exclude "
+               "every input): the proof holds vacuously\n";
+  std::string text;
+  nlohmann::json per = nlohmann::json::object();
+  for (const auto& [loc, f] : res.invariant) {
+    text += loc + ": " + f + "\n";
+    per[loc] = f;
+  }
+  rep.extra["invariant"] = text;
+  rep.extra["invariant_per_cutpoint"] = per;
+  if (po.classIndex != ir::kNone) rep.extra["class_invariant"] = res.classInvariant;
+}
+
+void proveStats(Report& rep, const fabricate::ProveStats& s) {
+  rep.stats["states"] = s.concreteStates;
+  rep.stats["transitions"] = s.transitions;
+  rep.stats["abstract_states"] = s.abstractStates;
+  rep.stats["fabricated_states"] = s.fabricatedStates;
+  rep.stats["solver_queries"] = s.solverQueries;
+  rep.stats["executions"] = s.executions;
+  rep.stats["invariance_checks"] = s.invarianceChecks;
+  rep.stats["unknown_answers"] = s.unknownAnswers;
+  rep.stats["stalled_executions"] = s.stalledExecutions;
+}
+
 }  // namespace
 
 Report prove(ir::Program& p, const ProveRequest& r) {
@@ -205,26 +257,8 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   try {
     res = fabricate::prove(p, ev, *solver, po);
     triagePotentialErrors(p, ev, *solver, po, r.triage, res, rep);
-    if (r.checkProof && res.outcome == fabricate::ProveResult::Outcome::Proved) {
-      SolverRequest other = r.solver;
-      other.backend = smt::otherBackend(r.solver.backend);
-      other.smtLog.clear();
-      other.crossCheck = false;
-      Request rq = r;
-      rq.solver = other;
-      auto otherSolver = makeSolver(rq, p, rb.budget);
-      proofCheck = fabricate::checkProof(p, ev, *otherSolver, po, res);
-      const char* name = smt::backendName(other.backend);
-      if (rb.budget.stopped()) {
-        res.outcome = fabricate::ProveResult::Outcome::Unknown;
-        res.reason =
-            rb.budget.stopped()->reason + " (while re-checking the proof with " + name + ")";
-        proofCheck.clear();
-      } else {
-        rep.extra["proof_check"] =
-            proofCheck.empty() ? std::string("passed (") + name + ")" : "FAILED: " + proofCheck;
-      }
-    }
+    if (r.checkProof && res.outcome == fabricate::ProveResult::Outcome::Proved)
+      proofCheck = checkProofWithOther(p, r, ev, po, rb, res, rep);
   } catch (const symbolic::NotImplemented& e) {
     throw inputError(r.file, std::string("prove: ") + e.what());
   } catch (const smt::SmtError& e) {
@@ -239,35 +273,12 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   }
   if (!rep.error && res.problem && rep.verdict != Verdict::Proved)
     rep.error = proveError(p, *res.problem);
-  if (rep.verdict == Verdict::Proved) {
-    // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` proves anything.
-    if (res.stats.abstractStates == 0 && r.diag)
-      *r.diag << "tandem: warning: there is no initial state (the `init` conditions exclude "
-                 "every input): the proof holds vacuously\n";
-    std::string text;
-    nlohmann::json per = nlohmann::json::object();
-    for (const auto& [loc, f] : res.invariant) {
-      text += loc + ": " + f + "\n";
-      per[loc] = f;
-    }
-    rep.extra["invariant"] = text;
-    rep.extra["invariant_per_cutpoint"] = per;
-    if (po.classIndex != ir::kNone) rep.extra["class_invariant"] = res.classInvariant;
-  }
+  if (rep.verdict == Verdict::Proved) reportInvariant(rep, res, po, r);
   if (po.classIndex != ir::kNone) {
     rep.extra["class"] = r.cls;
     rep.extra["argument_pool"] = po.argPool;
   }
-  const fabricate::ProveStats& s = res.stats;
-  rep.stats["states"] = s.concreteStates;
-  rep.stats["transitions"] = s.transitions;
-  rep.stats["abstract_states"] = s.abstractStates;
-  rep.stats["fabricated_states"] = s.fabricatedStates;
-  rep.stats["solver_queries"] = s.solverQueries;
-  rep.stats["executions"] = s.executions;
-  rep.stats["invariance_checks"] = s.invarianceChecks;
-  rep.stats["unknown_answers"] = s.unknownAnswers;
-  rep.stats["stalled_executions"] = s.stalledExecutions;
+  proveStats(rep, res.stats);
   addRunStats(rep.stats, rb.budget);
   rep.extra["engine"] = engineName(r.engine);
   if (usesDefaultPredicates(p, r)) rep.extra["default_predicates"] = predicatesJson(p, defaults);
