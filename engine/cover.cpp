@@ -63,7 +63,7 @@ struct LocationCover {
 };
 
 LocationCover coverage(const ir::Program& p, const std::vector<ir::CfaId>& procs,
-                  const cover::CoverResult& res) {
+                       const cover::CoverResult& res) {
   LocationCover c;
   std::map<std::string, bool> labels;  // label -> some location with it is covered
   std::vector<std::string> labelOrder;

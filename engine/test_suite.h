@@ -12,9 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/report.h"
 #include "engine/request.h"
 #include "mc/exec/result.h"
 #include "mc/ir/program.h"
+#include "mc/symbolic/replay.h"
 #include "mc/symbolic/symbolic_explorer.h"
 
 namespace tandem::engine {
@@ -58,6 +60,47 @@ class Coverage {
 };
 
 // One entry of a tests file: the entry's call with the test's arguments.
+struct TestDeclLine;
+
+// The tests of one testgen run, recorded the same way in every mode (the symbolic executor, the
+// DSE loop): each end is replayed concretely (the first failing one again with its states, for
+// the trace) and becomes a test with its inputs, labels, result and divergence. A test fails
+// only when the concrete run raises the error (difftest found a diverged replay that failed on
+// the way while its path said pass). Coverage, the counts, the first error and the --tests-out
+// lines follow.
+class TestRecorder {
+ public:
+  TestRecorder(const ir::Program& p, const exec::Evaluator& ev, ir::CfaId entry,
+               std::ostream* diag, std::string followed)
+      : p_(p), ev_(ev), entry_(entry), diag_(diag), followed_(std::move(followed)),
+        coverage_(p, entry) {}
+  struct Recorded {
+    nlohmann::json& test;
+    const symbolic::Replay& replay;
+  };
+  // `cut`: an execution a bound cut off, with no end to compare with (its result is unknown).
+  Recorded record(const symbolic::PathEnd& end, bool cut = false);
+  // tests, coverage and the first failing test's error into the report; the counts into stats.
+  void report(Report& rep) const;
+  uint64_t failing() const { return failing_; }
+  size_t size() const { return tests_.size(); }
+  const nlohmann::json& tests() const { return tests_; }
+  const std::vector<TestDeclLine>& decls() const { return decls_; }
+
+ private:
+  const ir::Program& p_;
+  const exec::Evaluator& ev_;
+  ir::CfaId entry_;
+  std::ostream* diag_;
+  std::string followed_;  // what a test follows, in warnings: "path", "execution"
+  Coverage coverage_;
+  nlohmann::json tests_ = nlohmann::json::array();
+  std::vector<TestDeclLine> decls_;
+  symbolic::Replay last_;
+  std::optional<ErrorInfo> error_;
+  uint64_t divergences_ = 0, failing_ = 0;
+};
+
 struct TestDeclLine {
   std::string call;    // `f(1, 2)`
   std::string result;  // pass, error, unknown
