@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "engine/report.h"
+#include "engine/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -108,6 +109,47 @@ void writeTestgenTests(const std::string& path, const TestgenRequest& r,
                      "; run them with `tandem check " + r.file + " --entry " + r.entry +
                      " --tests " + path + "`",
                  decls);
+}
+
+TestRecorder::Recorded TestRecorder::record(const symbolic::PathEnd& end, bool cut) {
+  // Only the first failing test's trace is reported: the others need no state kept.
+  last_ = symbolic::replayPath(ev_, entry_, end, /*keepStates=*/false);
+  if (last_.error && !error_) last_ = symbolic::replayPath(ev_, entry_, end);
+  const symbolic::Replay& rp = last_;
+  const bool error = rp.error.has_value() && !cut;
+  const bool diverged = !rp.followed && !cut;
+  if (diverged) {
+    ++divergences_;
+    if (diag_)
+      *diag_ << "tandem: warning: test " << tests_.size() << " diverges from its " << followed_
+             << ": " << rp.problem << "\n";
+  }
+  nlohmann::json t;
+  t["inputs"] = inputsJson(end);
+  t["labels"] = rp.labels;
+  // unknown: the concrete run after the path needs a choice or an input the path did not fix.
+  t["result"] = error ? "error" : cut || !rp.unfinished.empty() ? "unknown" : "pass";
+  if (diverged) t["diverged"] = rp.problem;
+  if (!error && !rp.unfinished.empty()) t["unfinished"] = rp.unfinished;
+  if (error) {
+    t["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
+    if (!error_) error_ = replayError(p_, entry_, rp, end);
+    ++failing_;
+  }
+  coverage_.addLabels(rp.labels);
+  coverage_.addPath(end.path);
+  decls_.push_back({callText(p_, entry_, end.args, true), t["result"], end.script.size()});
+  tests_.push_back(std::move(t));
+  return {tests_.back(), last_};
+}
+
+void TestRecorder::report(Report& rep) const {
+  if (error_ && !rep.error) rep.error = error_;
+  rep.stats["tests"] = tests_.size();
+  rep.stats["failing"] = failing_;
+  rep.stats["divergences"] = divergences_;
+  rep.extra["tests"] = tests_;
+  coverage_.report(rep.extra);
 }
 
 }  // namespace tandem::engine

@@ -60,7 +60,17 @@ class Coverage {
 };
 
 // One entry of a tests file: the entry's call with the test's arguments.
-struct TestDeclLine;
+struct TestDeclLine {
+  std::string call;    // `f(1, 2)`
+  std::string result;  // pass, error, unknown
+  size_t otherInputs;  // havocs and input globals, which a `test` declaration cannot give
+};
+// `test f(...);` per test, headed by `header` (a comment line); throws when it cannot write.
+void writeTestDecls(const std::string& path, const std::string& header,
+                    const std::vector<TestDeclLine>& tests);
+// testgen --tests-out: declarations, or the tests' JSON when the name ends in `.json`.
+void writeTestgenTests(const std::string& path, const TestgenRequest& r,
+                       const nlohmann::json& tests, const std::vector<TestDeclLine>& decls);
 
 // The tests of one testgen run, recorded the same way in every mode (the symbolic executor, the
 // DSE loop): each end is replayed concretely (the first failing one again with its states, for
@@ -70,9 +80,13 @@ struct TestDeclLine;
 // lines follow.
 class TestRecorder {
  public:
-  TestRecorder(const ir::Program& p, const exec::Evaluator& ev, ir::CfaId entry,
-               std::ostream* diag, std::string followed)
-      : p_(p), ev_(ev), entry_(entry), diag_(diag), followed_(std::move(followed)),
+  TestRecorder(const ir::Program& p, const exec::Evaluator& ev, ir::CfaId entry, std::ostream* diag,
+               std::string followed)
+      : p_(p),
+        ev_(ev),
+        entry_(entry),
+        diag_(diag),
+        followed_(std::move(followed)),
         coverage_(p, entry) {}
   struct Recorded {
     nlohmann::json& test;
@@ -100,17 +114,5 @@ class TestRecorder {
   std::optional<ErrorInfo> error_;
   uint64_t divergences_ = 0, failing_ = 0;
 };
-
-struct TestDeclLine {
-  std::string call;    // `f(1, 2)`
-  std::string result;  // pass, error, unknown
-  size_t otherInputs;  // havocs and input globals, which a `test` declaration cannot give
-};
-// `test f(...);` per test, headed by `header` (a comment line); throws when it cannot write.
-void writeTestDecls(const std::string& path, const std::string& header,
-                    const std::vector<TestDeclLine>& tests);
-// testgen --tests-out: declarations, or the tests' JSON when the name ends in `.json`.
-void writeTestgenTests(const std::string& path, const TestgenRequest& r,
-                       const nlohmann::json& tests, const std::vector<TestDeclLine>& decls);
 
 }  // namespace tandem::engine

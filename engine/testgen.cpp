@@ -46,29 +46,10 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   Report rep;
   rep.command = "testgen";
   rep.file = r.file;
-  nlohmann::json tests = nlohmann::json::array();
-  std::vector<TestDeclLine> decls;
-  Coverage coverage(p, entry);
-  uint64_t divergences = 0, failing = 0, nonRedundant = 0;
+  TestRecorder tests(p, *run->ev, entry, r.diag, "path");
+  uint64_t nonRedundant = 0;
   for (const symbolic::PathEnd& end : res.ends) {
-    // Only the first failing test's trace is reported: the others need no state kept.
-    symbolic::Replay rp = symbolic::replayPath(*run->ev, entry, end, /*keepStates=*/false);
-    if (rp.error && !rep.error) rp = symbolic::replayPath(*run->ev, entry, end);
-    // Only an error the concrete run raises counts as a failing test: a diverged replay that
-    // fails on the way (found by difftest: the test said pass where `run` failed) does.
-    const bool error = rp.error.has_value();
-    if (!rp.followed) {
-      ++divergences;
-      if (r.diag)
-        *r.diag << "tandem: warning: test " << tests.size()
-                << " diverges from its path: " << rp.problem << "\n";
-    }
-    nlohmann::json t;
-    t["inputs"] = inputsJson(end);
-    t["labels"] = rp.labels;
-    // unknown: the concrete run after the path needs a choice or an input the path did not fix.
-    t["result"] = error ? "error" : rp.unfinished.empty() ? "pass" : "unknown";
-    if (!rp.followed) t["diverged"] = rp.problem;
+    auto [t, rp] = tests.record(end);
     if (r.guide) {
       // Non-redundant: some assertion ran without its premise, or an implicit check ran (ICSE'16's
       // unverified executions).
@@ -77,20 +58,10 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
       t["unverified_assertions"] = unverified;
       nonRedundant += unverified > 0;
     }
-    if (!error && !rp.unfinished.empty()) t["unfinished"] = rp.unfinished;
-    if (error) {
-      t["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
-      if (!rep.error) rep.error = replayError(p, entry, rp, end);
-      ++failing;
-    }
-    coverage.addLabels(rp.labels);
-    coverage.addPath(end.path);
-    decls.push_back({callText(p, entry, end.args, true), t["result"], end.script.size()});
-    tests.push_back(std::move(t));
   }
 
   const std::optional<search::Stop>& stop = run->rb.budget.stopped();
-  if (failing) {
+  if (tests.failing()) {
     rep.verdict = Verdict::Error;
   } else if (stop || res.depthCuts || res.unknownAnswers || res.solving.undecided ||
              !budget.enough().empty()) {
@@ -102,12 +73,10 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     rep.verdict = Verdict::Completed;
   }
   if (!res.reason.empty()) rep.reason = res.reason;
-  rep.stats["tests"] = tests.size();
-  rep.stats["failing"] = failing;
+  tests.report(rep);
   rep.stats["paths"] = res.paths;
   rep.stats["executions"] =
       run->options.solving == symbolic::Solving::Dart ? res.solving.runs : res.ends.size();
-  rep.stats["divergences"] = divergences;
   rep.stats["duplicate_errors"] = budget.duplicates();
   rep.stats["states"] = res.states;
   rep.stats["solver_queries"] = res.solverQueries;
@@ -122,11 +91,9 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   }
   addRunStats(rep.stats, run->rb.budget);
   addSolvingStats(rep.stats, res);
-  rep.extra["tests"] = tests;
-  coverage.report(rep.extra);
   addSolvingKeys(rep.extra, run->options);
   rep.extra["solver"] = smt::backendName(r.solver.backend);
-  if (!r.testsOut.empty()) writeTestgenTests(r.testsOut, r, tests, decls);
+  if (!r.testsOut.empty()) writeTestgenTests(r.testsOut, r, tests.tests(), tests.decls());
   return rep;
 }
 

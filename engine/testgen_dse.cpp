@@ -87,40 +87,15 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   Report rep;
   rep.command = "testgen";
   rep.file = r.file;
-  nlohmann::json tests = nlohmann::json::array();
-  std::vector<TestDeclLine> decls;
-  Coverage coverage(p, entry);
-  uint64_t divergences = 0, failing = 0, cut = 0;
+  TestRecorder tests(p, ev, entry, r.diag, "execution");
+  uint64_t cut = 0;
   for (const testgen::DseTest& t : res.tests) {
     if (!t.kept) continue;
-    const symbolic::PathEnd& end = t.run.path;
-    symbolic::Replay rp = symbolic::replayPath(ev, entry, end, /*keepStates=*/false);
-    if (rp.error && !rep.error) rp = symbolic::replayPath(ev, entry, end);
     const bool cutHere = t.run.end == testgen::ExecutionResult::End::Cut;
-    if (cutHere) ++cut;
-    // A cut execution has no end to compare with: only what it ran is replayed.
-    if (!rp.followed && !cutHere) {
-      ++divergences;
-      if (r.diag)
-        *r.diag << "tandem: warning: test " << tests.size()
-                << " diverges from its execution: " << rp.problem << "\n";
-    }
-    nlohmann::json j;
-    j["inputs"] = inputsJson(end);
-    j["labels"] = rp.labels;
-    const bool error = rp.error.has_value() && !cutHere;
-    j["result"] = error ? "error" : cutHere || !rp.unfinished.empty() ? "unknown" : "pass";
-    if (!rp.followed && !cutHere) j["diverged"] = rp.problem;
+    cut += cutHere;
+    auto [j, rp] = tests.record(t.run.path, cutHere);
+    (void)rp;
     if (t.mispredicted) j["mispredicted"] = true;
-    if (error) {
-      j["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
-      if (!rep.error) rep.error = replayError(p, entry, rp, end);
-      ++failing;
-    }
-    coverage.addLabels(rp.labels);
-    coverage.addPath(end.path);
-    decls.push_back({callText(p, entry, end.args, true), j["result"], end.script.size()});
-    tests.push_back(std::move(j));
   }
 
   nlohmann::json unreachable = nlohmann::json::array();
@@ -133,7 +108,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
       unreachable.push_back(std::move(b));
   }
 
-  if (failing) {
+  if (tests.failing()) {
     rep.verdict = Verdict::Error;
   } else if (budget.enough().empty() &&
              (!r.target.empty() ? (res.targetReached || res.targetUnreachable) : res.complete)) {
@@ -142,14 +117,13 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
     rep.verdict = Verdict::Unknown;
     rep.reason = res.reason.empty() ? "dangling nodes are left" : res.reason;
   }
-  if (rep.verdict != Verdict::Unknown && !res.reason.empty() && !failing) rep.reason = res.reason;
+  if (rep.verdict != Verdict::Unknown && !res.reason.empty() && !tests.failing())
+    rep.reason = res.reason;
   std::vector<std::string> summarisedNames;
   for (ir::CfaId c = 0; c < p.cfas.size(); ++c)
     if (forest.summarised(c) && forest.treeOf(c)) summarisedNames.push_back(p.cfas[c].name);
   rep.stats["executions"] = res.tests.size();
-  rep.stats["tests"] = tests.size();
-  rep.stats["failing"] = failing;
-  rep.stats["divergences"] = divergences;
+  tests.report(rep);
   rep.stats["duplicate_errors"] = budget.duplicates();
   rep.stats["mispredictions"] = res.mispredictions;
   rep.stats["cut_executions"] = cut;
@@ -164,8 +138,6 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.stats["dangling_left"] = res.danglingLeft;
   rep.stats["summarised_procedures"] = summarisedNames.size();
   addRunStats(rep.stats, rb.budget);
-  rep.extra["tests"] = tests;
-  coverage.report(rep.extra);
   rep.extra["mode"] = compositional ? "compositional" : "dse";
   rep.extra["search"] = search::strategyName(o.order);
   rep.extra["summarised"] = summarisedNames;
@@ -175,7 +147,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
     rep.extra["target_reached"] = res.targetReached;
   }
   rep.extra["solver"] = smt::backendName(r.solver.backend);
-  if (!r.testsOut.empty()) writeTestgenTests(r.testsOut, r, tests, decls);
+  if (!r.testsOut.empty()) writeTestgenTests(r.testsOut, r, tests.tests(), tests.decls());
   return rep;
 }
 
