@@ -89,6 +89,13 @@ class Replayer {
   bool moveMatches(const exec::State& before, const search::Move& m, const json& st) const;
   bool stateMatches(const exec::State& s, const json& st) const;
   void differs(size_t step, const std::string& why, const std::vector<std::string>& possible = {});
+  // Saved step i from `cur`: the error it raises (into `found`), or the state it leads to; none
+  // when no move of the model matches it.
+  std::optional<exec::State> step(size_t i, const exec::State& cur, search::Trace& tr,
+                                  std::optional<search::FoundError>& found);
+  // After the last step: the deadlock or initial invariant violation the trace ends in.
+  std::optional<search::FoundError> atEnd(const exec::State& cur);
+  ErrorInfo errorInfo(const search::FoundError& found, const search::Trace& tr) const;
   Capture successors(const exec::State& s) {
     Capture cap;
     sys_.codec().encode(s, buf_);
@@ -235,6 +242,79 @@ void Replayer::differs(size_t step, const std::string& why,
   if (step < steps_.size()) difference_["expected"] = stepText(steps_[step]);
 }
 
+std::optional<exec::State> Replayer::step(size_t i, const exec::State& cur, search::Trace& tr,
+                                          std::optional<search::FoundError>& found) {
+  const json& st = steps_[i];
+  const bool last = i + 1 == steps_.size();
+  exec::State here = cur;
+  Capture cap = successors(here);
+  // A saved `call m(..)` step is a move of its own (prove's class traces); in check's class
+  // traces the calls are in the report's `calls`, and a call starts once the last returned.
+  const bool callStep = text(st, "statement").rfind("call ", 0) == 0;
+  auto ownMove = [&](const search::Move& m) { return callStep || m.method == ir::kNone; };
+  if (std::none_of(cap.items.begin(), cap.items.end(), [&](auto& x) { return ownMove(x.move); }) &&
+      std::none_of(cap.errors.begin(), cap.errors.end(),
+                   [&](auto& e) { return ownMove(e.move); }) &&
+      startNextCall(here))
+    cap = successors(here);
+  if (last && kind_ != "deadlock")
+    for (const auto& e : cap.errors)
+      if (!found && ir::errorKindName(e.kind) == kind_ && moveMatches(here, e.move, st)) {
+        found = e;
+        // An invariant fails in the state the move leads to; other errors stop the move.
+        std::optional<exec::State> after;
+        if (e.kind == ir::ErrorKind::Invariant) after = sys_.replay(here, e.move, nullptr);
+        tr.steps.push_back({e.move, here, after ? *after : here});
+      }
+  if (found) return here;
+  std::vector<std::string> possible;
+  for (const auto& it : cap.items) {
+    if (!ownMove(it.move)) continue;
+    exec::State x = sys_.codec().decode(it.state);
+    if (moveMatches(here, it.move, st) && stateMatches(x, st)) {
+      tr.steps.push_back({it.move, here, x});
+      return x;
+    }
+    std::string who = p_.isClosed() ? threadName(p_, here, it.move.thread) + " " : "";
+    possible.push_back(who + "(line " + std::to_string(lineOf(p_, it.move)) +
+                       "): " + moveText(p_, it.move));
+  }
+  for (const auto& e : cap.errors)
+    possible.push_back(std::string("an error: ") + ir::errorKindName(e.kind) + ": " + e.message);
+  differs(i, "no move of the model matches it", possible);
+  return std::nullopt;
+}
+
+std::optional<search::FoundError> Replayer::atEnd(const exec::State& cur) {
+  Capture cap = successors(cur);
+  sys_.codec().encode(cur, buf_);
+  if (kind_ == "deadlock" &&
+      search::deadlocked(sys_, buf_, !cap.items.empty() || !cap.errors.empty()))
+    return search::FoundError{ir::ErrorKind::Deadlock, {}, "no process can move", {}};
+  if (steps_.empty() && kind_ == "invariant") {
+    auto st = ev_.checkInvariants(cur);
+    if (!st.ok())
+      return search::FoundError{st.error().kind, st.error().loc, st.error().message, {}};
+  }
+  differs(steps_.size(), "the trace ran to its end and raised no " + kind_ + " error");
+  return std::nullopt;
+}
+
+ErrorInfo Replayer::errorInfo(const search::FoundError& found, const search::Trace& tr) const {
+  ErrorInfo e;
+  e.kind = found.kind == ir::ErrorKind::Deadlock ? "deadlock" : ir::errorKindName(found.kind);
+  e.message = found.message;
+  e.line = found.loc.line;
+  e.label = text(err_, "label");
+  e.trace = traceSteps(p_, tr);
+  for (size_t i = 0; cls_ != ir::kNone && i < e.trace.size(); ++i)
+    e.trace[i].process = text(steps_[i], "process");  // the call the step belongs to
+  for (auto& s : e.trace) s.fabricated = fabricated_ && &s == &e.trace.front();
+  e.initial = stateJson(p_, tr.initial);
+  e.initialFabricated = fabricated_;
+  return e;
+}
+
 Report Replayer::run(search::Budget& budget) {
   Report rep;
   rep.command = "replay";
@@ -248,83 +328,15 @@ Report Replayer::run(search::Budget& budget) {
   if (cur) tr.initial = *cur;
   for (size_t i = 0; cur && !found && i < steps_.size(); ++i) {
     if (budget.poll()) break;
-    const json& st = steps_[i];
-    const bool last = i + 1 == steps_.size();
-    Capture cap = successors(*cur);
-    // A saved `call m(..)` step is a move of its own (prove's class traces); in check's class
-    // traces the calls are in the report's `calls`, and a call starts once the last returned.
-    const bool callStep = text(st, "statement").rfind("call ", 0) == 0;
-    auto ownMove = [&](const search::Move& m) { return callStep || m.method == ir::kNone; };
-    if (std::none_of(cap.items.begin(), cap.items.end(),
-                     [&](auto& x) { return ownMove(x.move); }) &&
-        std::none_of(cap.errors.begin(), cap.errors.end(),
-                     [&](auto& e) { return ownMove(e.move); }) &&
-        startNextCall(*cur))
-      cap = successors(*cur);
-    if (last && kind_ != "deadlock")
-      for (const auto& e : cap.errors)
-        if (!found && ir::errorKindName(e.kind) == kind_ && moveMatches(*cur, e.move, st)) {
-          found = e;
-          // An invariant fails in the state the move leads to; other errors stop the move.
-          std::optional<exec::State> after;
-          if (e.kind == ir::ErrorKind::Invariant) after = sys_.replay(*cur, e.move, nullptr);
-          tr.steps.push_back({e.move, *cur, after ? *after : *cur});
-        }
-    if (found) break;
-    std::optional<exec::State> next;
-    std::vector<std::string> possible;
-    for (const auto& it : cap.items) {
-      if (!ownMove(it.move)) continue;
-      exec::State x = sys_.codec().decode(it.state);
-      if (moveMatches(*cur, it.move, st) && stateMatches(x, st)) {
-        tr.steps.push_back({it.move, *cur, x});
-        next = std::move(x);
-        break;
-      }
-      std::string who = p_.isClosed() ? threadName(p_, *cur, it.move.thread) + " " : "";
-      possible.push_back(who + "(line " + std::to_string(lineOf(p_, it.move)) +
-                         "): " + moveText(p_, it.move));
-    }
-    for (const auto& e : cap.errors)
-      possible.push_back(std::string("an error: ") + ir::errorKindName(e.kind) + ": " + e.message);
-    if (!next) {
-      differs(i, "no move of the model matches it", possible);
-      cur.reset();
-    } else {
-      cur = std::move(next);
-    }
+    cur = step(i, *cur, tr, found);
   }
-  if (cur && !found && !budget.stopped()) {
-    Capture cap = successors(*cur);
-    sys_.codec().encode(*cur, buf_);
-    if (kind_ == "deadlock" &&
-        search::deadlocked(sys_, buf_, !cap.items.empty() || !cap.errors.empty())) {
-      found = search::FoundError{ir::ErrorKind::Deadlock, {}, "no process can move", {}};
-    } else if (steps_.empty() && kind_ == "invariant") {
-      auto st = ev_.checkInvariants(*cur);
-      if (!st.ok())
-        found = search::FoundError{st.error().kind, st.error().loc, st.error().message, {}};
-    }
-    if (!found)
-      differs(steps_.size(), "the trace ran to its end and raised no " + kind_ + " error");
-  }
+  if (cur && !found && !budget.stopped()) found = atEnd(*cur);
   rep.extra["replayed_steps"] = tr.steps.size();
   if (budget.stopped()) {
     rep.reason = budget.stopped()->reason;
   } else if (found) {
     rep.verdict = fabricated_ ? Verdict::PotentialError : Verdict::Error;
-    ErrorInfo e;
-    e.kind = found->kind == ir::ErrorKind::Deadlock ? "deadlock" : ir::errorKindName(found->kind);
-    e.message = found->message;
-    e.line = found->loc.line;
-    e.label = text(err_, "label");
-    e.trace = traceSteps(p_, tr);
-    for (size_t i = 0; cls_ != ir::kNone && i < e.trace.size(); ++i)
-      e.trace[i].process = text(steps_[i], "process");  // the call the step belongs to
-    for (auto& s : e.trace) s.fabricated = fabricated_ && &s == &e.trace.front();
-    e.initial = stateJson(p_, tr.initial);
-    e.initialFabricated = fabricated_;
-    rep.error = std::move(e);
+    rep.error = errorInfo(*found, tr);
   } else {
     rep.reason = "not reproduced: " + problem_;
     rep.extra["difference"] = difference_;
