@@ -15,7 +15,7 @@
 
 #include "mc/exec/evaluator.h"
 #include "mc/ir/cutpoints.h"
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
 
 namespace tandem::chc {
 

@@ -4,7 +4,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
 #include "mc/symbolic/model_state.h"
 
 namespace tandem::cover {
@@ -414,7 +414,8 @@ void Enumerator::fm(CoverResult& r, const Known* known) {
     if (known && r.errorCovered[g]) continue;
     ExprRef any = em_.falseExpr();
     for (size_t a = 0; a < vc_.arcs().size(); ++a)
-      if (vc_.arcs()[a].error && vc_.arcs()[a].errorGroup == g) any = em_.mkOr(any, vc_.arcs()[a].taken);
+      if (vc_.arcs()[a].error && vc_.arcs()[a].errorGroup == g)
+        any = em_.mkOr(any, vc_.arcs()[a].taken);
     const ExprRef assume[] = {any};
     auto sat = check(r, assume);
     if (!sat) return;

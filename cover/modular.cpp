@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
 
 namespace tandem::cover {
 
@@ -245,7 +245,6 @@ class Modular {
 };
 
 }  // namespace
-
 
 CoverRun coverEntry(const CoverSetup& s, ir::CfaId entry, Algo algo, bool summaries) {
   return Modular(s, algo).run(entry, summaries);

@@ -15,7 +15,7 @@
 
 #include "cover/summary.h"
 #include "mc/ir/program.h"
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
 
 namespace tandem::cover {
 
@@ -41,10 +41,10 @@ class Loops {
 };
 
 struct UnwindNode {
-  ir::LocId loc = ir::kNone;           // the location this node copies
-  std::vector<uint32_t> key;           // per frame: call edge, location, iteration counts
-  std::vector<uint32_t> in, out;       // arcs
-  uint32_t depth = 0;                  // arcs on the longest path from the entry
+  ir::LocId loc = ir::kNone;      // the location this node copies
+  std::vector<uint32_t> key;      // per frame: call edge, location, iteration counts
+  std::vector<uint32_t> in, out;  // arcs
+  uint32_t depth = 0;             // arcs on the longest path from the entry
 };
 
 // A step of the unwound program: edge `edge` out of node `from`, to node `to`, or (to ==

@@ -13,7 +13,7 @@
 #include "engine/report.h"
 #include "engine/request.h"
 #include "mc/ir/program.h"
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
 
 namespace tandem::engine {
 

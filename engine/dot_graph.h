@@ -8,7 +8,7 @@
 #include "abstraction/abstraction.h"
 #include "fabricate/prover.h"
 #include "mc/ir/program.h"
-#include "mc/search/explorer.h"
+#include "mc/search/explore/explorer.h"
 #include "mc/search/state_codec.h"
 #include "mc/search/trace.h"
 

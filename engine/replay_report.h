@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
 
 namespace tandem::engine {
 

@@ -9,8 +9,8 @@
 
 #include "engine/request.h"
 #include "mc/exec/natives.h"
-#include "mc/search/budget.h"
-#include "mc/search/progress.h"
+#include "mc/search/driver/budget.h"
+#include "mc/search/driver/progress.h"
 #include "mc/smt/solver.h"
 
 namespace tandem::engine {

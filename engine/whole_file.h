@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
 
 namespace tandem::engine {
 

@@ -10,9 +10,9 @@
 
 #include "fabricate/local_post.h"
 #include "mc/expr/expr_walk.h"
-#include "mc/search/driver.h"
+#include "mc/search/driver/driver.h"
+#include "mc/search/driver/searcher.h"
 #include "mc/search/generic_system.h"
-#include "mc/search/searcher.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/fragments.h"
 #include "mc/symbolic/model_state.h"

@@ -15,10 +15,10 @@
 
 #include "abstraction/abstraction.h"
 #include "mc/ir/cutpoints.h"
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
+#include "mc/search/driver/progress.h"
+#include "mc/search/driver/searcher.h"
 #include "mc/search/generic_system.h"
-#include "mc/search/progress.h"
-#include "mc/search/searcher.h"
 #include "mc/search/trace.h"
 #include "mc/smt/solver.h"
 

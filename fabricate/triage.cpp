@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "mc/search/explorer.h"
+#include "mc/search/explore/explorer.h"
 #include "mc/search/generic_system.h"
 
 namespace tandem::fabricate {

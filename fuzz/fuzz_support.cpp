@@ -9,8 +9,8 @@
 #include "mc/ir/ir_printer.h"
 #include "mc/ir/liveness.h"
 #include "mc/ir/local_steps.h"
-#include "mc/search/compiled_system.h"
-#include "mc/search/explorer.h"
+#include "mc/search/compiled/compiled_system.h"
+#include "mc/search/explore/explorer.h"
 #include "mc/search/generic_system.h"
 
 namespace tandem::fuzz {

@@ -1,7 +1,7 @@
 // Shared by the libFuzzer harnesses: the oracles that go beyond "no crash".
 // - Printing is idempotent (mc/lang/printer.h): a parsed program printed, parsed and printed
 //   again gives the same text.
-// - The two explicit engines agree: the compiled one (mc/search/compiled_system.h) and the
+// - The two explicit engines agree: the compiled one (mc/search/compiled/compiled_system.h) and the
 //   reference interpreter (generic_system.h) must find the same reachable states, transitions
 //   and verdict on every closed model both explore to the end.
 // A broken oracle aborts, so libFuzzer keeps the input as a crash.

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "mc/exec/evaluator.h"
-#include "mc/search/searcher.h"
+#include "mc/search/driver/searcher.h"
 #include "mc/smt/solver.h"
 #include "mc/symbolic/symbolic_explorer.h"
 #include "testgen/execution.h"

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
 #include "mc/symbolic/transfer.h"
 #include "testgen/exec_tree.h"
 

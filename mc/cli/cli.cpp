@@ -15,7 +15,7 @@
 #include "engine/report_text.h"
 #include "mc/cli/options.h"
 #include "mc/cli/signals.h"
-#include "mc/search/mpi_transport.h"
+#include "mc/search/explore/mpi_transport.h"
 #include "mc/symbolic/sym_state.h"
 
 namespace tandem::cli {

@@ -7,7 +7,7 @@
 
 #include "mc/cli/options.h"
 #include "mc/ir/program.h"
-#include "mc/search/transport.h"
+#include "mc/search/explore/transport.h"
 
 namespace tandem::cli {
 

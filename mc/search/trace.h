@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "mc/exec/state.h"
-#include "mc/search/explorer.h"
+#include "mc/search/explore/explorer.h"
 #include "mc/search/generic_system.h"
 
 namespace tandem::search {

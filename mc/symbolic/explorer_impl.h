@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "mc/search/driver.h"
-#include "mc/search/searcher.h"
+#include "mc/search/driver/driver.h"
+#include "mc/search/driver/searcher.h"
 #include "mc/symbolic/sym_eval.h"
 #include "mc/symbolic/symbolic_explorer.h"
 #include "mc/symbolic/transfer.h"

@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "mc/search/explorer.h"
+#include "mc/search/explore/explorer.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/concretizer.h"
 #include "mc/symbolic/dart_explorer.h"

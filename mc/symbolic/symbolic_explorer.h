@@ -31,9 +31,9 @@
 #include <vector>
 
 #include "mc/exec/evaluator.h"
-#include "mc/search/budget.h"
-#include "mc/search/progress.h"
-#include "mc/search/searcher.h"
+#include "mc/search/driver/budget.h"
+#include "mc/search/driver/progress.h"
+#include "mc/search/driver/searcher.h"
 #include "mc/smt/solver.h"
 #include "mc/symbolic/guidance.h"
 #include "mc/symbolic/mixed_solver.h"

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "mc/search/parallel_explorer.h"
+#include "mc/search/explore/parallel_explorer.h"
 
 namespace tandem::search {
 namespace {

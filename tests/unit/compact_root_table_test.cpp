@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "mc/search/compact_root_table.h"
+#include "mc/search/stores/compact_root_table.h"
 
 namespace tandem {
 namespace {

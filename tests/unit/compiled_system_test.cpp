@@ -15,8 +15,8 @@
 #include "mc/ir/frontend.h"
 #include "mc/ir/resolve_expr.h"
 #include "mc/lang/parser.h"
-#include "mc/search/compiled_system.h"
-#include "mc/search/explorer.h"
+#include "mc/search/compiled/compiled_system.h"
+#include "mc/search/explore/explorer.h"
 #include "mc/search/trace.h"
 #include "tests/unit/dve_load.h"
 

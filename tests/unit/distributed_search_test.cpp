@@ -13,12 +13,12 @@
 #include "engine/load.h"
 #include "mc/exec/evaluator.h"
 #include "mc/ir/frontend.h"
-#include "mc/search/compiled_system.h"
-#include "mc/search/distributed_explorer.h"
-#include "mc/search/explorer.h"
+#include "mc/search/compiled/compiled_system.h"
+#include "mc/search/explore/distributed_explorer.h"
+#include "mc/search/explore/explorer.h"
+#include "mc/search/explore/partition.h"
+#include "mc/search/explore/termination.h"
 #include "mc/search/generic_system.h"
-#include "mc/search/partition.h"
-#include "mc/search/termination.h"
 #include "mc/search/trace.h"
 
 namespace tandem::search {

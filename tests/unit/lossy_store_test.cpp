@@ -15,10 +15,10 @@
 #include "cli_run.h"
 #include "mc/dve/import.h"
 #include "mc/exec/evaluator.h"
-#include "mc/search/bitstate_store.h"
-#include "mc/search/compiled_system.h"
-#include "mc/search/hash_compaction_store.h"
-#include "mc/search/parallel_explorer.h"
+#include "mc/search/compiled/compiled_system.h"
+#include "mc/search/explore/parallel_explorer.h"
+#include "mc/search/stores/bitstate_store.h"
+#include "mc/search/stores/hash_compaction_store.h"
 #include "mc/search/trace.h"
 
 namespace tandem::search {

@@ -16,7 +16,7 @@
 
 #include "mc/cli/cli.h"
 #include "mc/cli/option_table.h"
-#include "mc/search/mpi_transport.h"
+#include "mc/search/explore/mpi_transport.h"
 
 namespace tandem {
 namespace {

@@ -5,7 +5,7 @@
 #include <atomic>
 #include <thread>
 
-#include "mc/search/budget.h"
+#include "mc/search/driver/budget.h"
 
 using namespace tandem;
 

@@ -22,9 +22,9 @@
 #include "mc/dve/import.h"
 #include "mc/exec/evaluator.h"
 #include "mc/ir/frontend.h"
-#include "mc/search/explorer.h"
+#include "mc/search/driver/searcher.h"
+#include "mc/search/explore/explorer.h"
 #include "mc/search/generic_system.h"
-#include "mc/search/searcher.h"
 #include "mc/search/trace.h"
 
 namespace tandem {

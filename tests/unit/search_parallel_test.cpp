@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "mc/exec/evaluator.h"
-#include "mc/search/compiled_system.h"
-#include "mc/search/parallel_explorer.h"
-#include "mc/search/por_analysis.h"
-#include "mc/search/por_reducer.h"
-#include "mc/search/shared_store.h"
+#include "mc/search/compiled/compiled_system.h"
+#include "mc/search/explore/parallel_explorer.h"
+#include "mc/search/por/por_analysis.h"
+#include "mc/search/por/por_reducer.h"
+#include "mc/search/stores/shared_store.h"
 #include "mc/search/trace.h"
 #include "tests/unit/cli_run.h"
 #include "tests/unit/dve_load.h"

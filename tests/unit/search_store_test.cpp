@@ -10,10 +10,10 @@
 
 #include "mc/exec/evaluator.h"
 #include "mc/ir/frontend.h"
-#include "mc/search/explorer.h"
+#include "mc/search/explore/explorer.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/state_codec.h"
-#include "mc/search/state_store.h"
+#include "mc/search/stores/state_store.h"
 
 namespace tandem {
 namespace {
