@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "mc/expr/expr_walk.h"
 #include "mc/symbolic/complex_terms.h"
 #include "mc/symbolic/model_state.h"
 
@@ -357,20 +358,13 @@ class Dse {
 
   // The indices (under `m`) at which `e` reads the array symbol `sym`.
   static void readIndices(ExprRef e, ExprRef sym, const smt::Model& m, std::set<BigInt>& out) {
-    std::vector<ExprRef> todo{e};
-    std::set<ExprRef> seen;
-    while (!todo.empty()) {
-      ExprRef x = todo.back();
-      todo.pop_back();
-      if (!seen.insert(x).second) continue;
-      if (x->op == Op::Select) {
-        ExprRef base = x->kid(0);
-        while (base->op == Op::Store) base = base->kid(0);
-        if (base == sym)
-          if (auto i = m.evalInt(x->kid(1))) out.insert(*i);
-      }
-      for (ExprRef k : x->kids) todo.push_back(k);
-    }
+    forEachNode(e, [&](ExprRef x) {
+      if (x->op != Op::Select) return;
+      ExprRef base = x->kid(0);
+      while (base->op == Op::Store) base = base->kid(0);
+      if (base == sym)
+        if (auto i = m.evalInt(x->kid(1))) out.insert(*i);
+    });
   }
 
   Forest& f_;

@@ -1,5 +1,6 @@
 #include "mc/expr/expr.h"
 
+#include "mc/expr/expr_walk.h"
 #include "mc/expr/float64.h"
 
 #include <algorithm>
@@ -210,15 +211,9 @@ ExprRef ExprManager::mkEq(ExprRef a, ExprRef b) {
 
 std::vector<uint32_t> freeVars(ExprRef e) {
   std::vector<uint32_t> out;
-  std::vector<ExprRef> todo{e};
-  std::unordered_set<ExprRef> seen;
-  while (!todo.empty()) {
-    ExprRef n = todo.back();
-    todo.pop_back();
-    if (!seen.insert(n).second) continue;
+  forEachNode(e, [&](ExprRef n) {
     if (n->op == Op::Var) out.push_back(n->payload);
-    for (auto k : n->kids) todo.push_back(k);
-  }
+  });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

@@ -1,4 +1,5 @@
 #include "mc/ir/f64_uses.h"
+#include "mc/expr/expr_walk.h"
 
 #include <unordered_set>
 #include <vector>
@@ -14,17 +15,7 @@ bool holdsF64(TypeRef t) {
 }
 
 bool usesF64(ExprRef root) {
-  if (!root) return false;
-  std::vector<ExprRef> todo{root};
-  std::unordered_set<ExprRef> seen;
-  while (!todo.empty()) {
-    ExprRef e = todo.back();
-    todo.pop_back();
-    if (!seen.insert(e).second) continue;
-    if (holdsF64(e->type)) return true;
-    for (ExprRef k : e->kids) todo.push_back(k);
-  }
-  return false;
+  return root && anyNode(root, [](ExprRef e) { return holdsF64(e->type); });
 }
 
 bool edgeUsesF64(const Edge& e) {

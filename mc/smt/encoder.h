@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "mc/expr/expr.h"
+#include "mc/expr/expr_walk.h"
 #include "mc/expr/float64.h"
 #include "mc/smt/expr_support.h"
 #include "mc/smt/smt_error.h"
@@ -95,16 +96,10 @@ class Encoder {
 
   // The side constraints of every node below the (already encoded) roots, each node once.
   void sideConstraints(std::span<const ExprRef> roots, std::vector<Term>& out) const {
-    std::vector<ExprRef> todo(roots.begin(), roots.end());
-    std::unordered_set<ExprRef> seen;
-    while (!todo.empty()) {
-      ExprRef e = todo.back();
-      todo.pop_back();
-      if (!seen.insert(e).second) continue;
+    forEachNode(roots, [&](ExprRef e) {
       if (auto it = sides_.find(e); it != sides_.end())
         out.insert(out.end(), it->second.begin(), it->second.end());
-      for (ExprRef k : e->kids) todo.push_back(k);
-    }
+    });
   }
 
   // forall vars. body, for scalar leaves `vars`. Side constraints of nodes that mention a bound
@@ -121,18 +116,12 @@ class Encoder {
     Term matrix = encode(body).term;
     const std::unordered_set<ExprRef> bound(vars.begin(), vars.end());
     std::vector<Term> inside, outside;
-    std::vector<ExprRef> todo{body};
-    std::unordered_set<ExprRef> seen;
-    while (!todo.empty()) {
-      ExprRef e = todo.back();
-      todo.pop_back();
-      if (!seen.insert(e).second) continue;
+    forEachNode(body, [&](ExprRef e) {
       if (auto it = sides_.find(e); it != sides_.end()) {
         auto& dst = mentionsAny(e, bound) ? inside : outside;
         dst.insert(dst.end(), it->second.begin(), it->second.end());
       }
-      for (ExprRef k : e->kids) todo.push_back(k);
-    }
+    });
     if (!inside.empty()) matrix = b_.op(SmtOp::Implies, {conjunction(inside), matrix});
     return {b_.forall(consts, matrix), std::move(outside)};
   }
@@ -483,16 +472,7 @@ class Encoder {
   }
 
   static bool mentionsAny(ExprRef root, const std::unordered_set<ExprRef>& leaves) {
-    std::vector<ExprRef> todo{root};
-    std::unordered_set<ExprRef> seen;
-    while (!todo.empty()) {
-      ExprRef e = todo.back();
-      todo.pop_back();
-      if (!seen.insert(e).second) continue;
-      if (leaves.count(e)) return true;
-      for (ExprRef k : e->kids) todo.push_back(k);
-    }
-    return false;
+    return anyNode(root, [&](ExprRef e) { return leaves.count(e) > 0; });
   }
 
   // Distinct leaves must never share a constant: back ends identify constants by name.

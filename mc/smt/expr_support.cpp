@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "mc/expr/expr_walk.h"
 #include "mc/smt/smt_error.h"
 
 namespace tandem::smt {
@@ -106,16 +107,12 @@ std::optional<std::string> nodeUnsupportedReason(ExprRef e) {
 }
 
 std::optional<std::string> unsupportedReason(ExprRef root) {
-  std::vector<ExprRef> todo{root};
-  std::unordered_set<ExprRef> seen;
-  while (!todo.empty()) {
-    ExprRef e = todo.back();
-    todo.pop_back();
-    if (!seen.insert(e).second) continue;
-    if (auto why = nodeUnsupportedReason(e)) return why;
-    for (ExprRef k : e->kids) todo.push_back(k);
-  }
-  return std::nullopt;
+  std::optional<std::string> why;
+  forEachNode(root, [&](ExprRef e) {
+    why = nodeUnsupportedReason(e);
+    return why ? Walk::Stop : Walk::Into;
+  });
+  return why;
 }
 
 void requireSupported(ExprRef root) {
@@ -126,18 +123,12 @@ bool isLeaf(ExprRef e) { return e->op == Op::Symbol || e->op == Op::Var; }
 
 std::vector<uint64_t> dependencyKeys(ExprRef root) {
   std::vector<uint64_t> keys;
-  std::vector<ExprRef> todo{root};
-  std::unordered_set<ExprRef> seen;
-  while (!todo.empty()) {
-    ExprRef e = todo.back();
-    todo.pop_back();
-    if (!seen.insert(e).second) continue;
+  forEachNode(root, [&](ExprRef e) {
     // Three id spaces: symbols, variables, callees.
     if (e->op == Op::Symbol) keys.push_back(e->payload);
     if (e->op == Op::Var) keys.push_back((uint64_t{1} << 32) | e->payload);
     if (e->op == Op::Call) keys.push_back((uint64_t{2} << 32) | e->payload);
-    for (ExprRef k : e->kids) todo.push_back(k);
-  }
+  });
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   return keys;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "mc/expr/expr_walk.h"
 #include "mc/smt/expr_support.h"
 
 namespace tandem::smt {
@@ -23,15 +24,7 @@ uint64_t leafBase(LeafKey leaf) {
 // Visits every node of `roots` once; `visit` returns false to skip a node's kids.
 template <class Visit>
 void walk(std::span<const ExprRef> roots, Visit visit) {
-  std::vector<ExprRef> todo(roots.begin(), roots.end());
-  std::unordered_set<ExprRef> seen;
-  while (!todo.empty()) {
-    ExprRef e = todo.back();
-    todo.pop_back();
-    if (!seen.insert(e).second) continue;
-    if (!visit(e)) continue;
-    for (ExprRef k : e->kids) todo.push_back(k);
-  }
+  forEachNode(roots, visit);
 }
 
 }  // namespace

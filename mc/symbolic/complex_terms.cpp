@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "mc/expr/expr_walk.h"
 #include "mc/expr/float64.h"
 
 namespace tandem::symbolic {
@@ -15,19 +16,6 @@ namespace {
 // pinned the array to an integer, and both back ends refused the query).
 // Whether some node of `e` satisfies `pred`; each shared subterm once (path conditions are DAGs
 // whose trees grow exponentially).
-template <class Pred>
-bool anyNode(ExprRef e, Pred pred) {
-  std::vector<ExprRef> todo{e};
-  std::unordered_set<ExprRef> seen;
-  while (!todo.empty()) {
-    ExprRef n = todo.back();
-    todo.pop_back();
-    if (!seen.insert(n).second) continue;
-    if (pred(n)) return true;
-    for (ExprRef k : n->kids) todo.push_back(k);
-  }
-  return false;
-}
 
 bool readsArray(ExprRef e) {
   return anyNode(e, [](ExprRef n) {
@@ -51,15 +39,8 @@ namespace {
 // Pre-order, left to right, each node once; `enter` says whether to visit a node's kids.
 template <class Enter>
 void preorder(ExprRef root, Enter enter) {
-  std::vector<ExprRef> todo{root};
-  std::unordered_set<ExprRef> seen;
-  while (!todo.empty()) {
-    ExprRef n = todo.back();
-    todo.pop_back();
-    if (!seen.insert(n).second) continue;
-    if (!enter(n)) continue;
-    for (size_t i = n->kids.size(); i-- > 0;) todo.push_back(n->kids[i]);
-  }
+  forEachNode(
+      root, [&](ExprRef n) { return static_cast<bool>(enter(n)); }, /*leftToRight=*/true);
 }
 
 void pushUnique(std::vector<ExprRef>& out, ExprRef e) {
