@@ -123,6 +123,40 @@ void writeCoverTests(const ir::Program& p, const CoverRequest& r, ir::CfaId entr
                  decls);
 }
 
+// Each test as JSON into `tests`; the first failing one's error, replayed with its states, into
+// the report. The number of failing tests.
+uint64_t recordTests(Report& rep, nlohmann::json& tests, const ir::Program& p,
+                     const exec::Evaluator& ev, ir::CfaId entry, const cover::CoverResult& res) {
+  uint64_t failing = 0;
+  for (const cover::CoverTest& t : res.tests) {
+    tests.push_back(testJson(p, t));
+    if (!t.replay.error) continue;
+    ++failing;
+    if (!rep.error) {
+      symbolic::Replay full = symbolic::replayPath(ev, entry, t.end);
+      rep.error = replayError(p, entry, full, t.end);
+    }
+  }
+  return failing;
+}
+
+void coverKeys(Report& rep, const CoverRequest& r, const cover::CoverRun& run,
+               const LocationCover& cov) {
+  const bool complete = run.result.complete;
+  rep.extra["algo"] = cover::algoName(r.algo);
+  rep.extra["unwind"] = r.unwind;
+  if (r.algo == cover::Algo::Statements) rep.extra["guided"] = r.guided;
+  rep.extra["solver"] = smt::backendName(r.solver.backend);
+  rep.extra["covered_labels"] = cov.covered;
+  // Only an enumeration that ended says infeasible; otherwise the rest is just not covered.
+  rep.extra["infeasible_labels"] = complete ? cov.notCovered : std::vector<std::string>{};
+  rep.extra["uncovered_labels"] = cov.notCovered;
+  rep.extra["infeasible_lines"] = complete ? cov.notCoveredLines : std::vector<uint32_t>{};
+  // The bound removed executions: what is infeasible may be feasible with more unwinding.
+  rep.extra["bounded"] = run.cuts > 0;
+  if (r.summaries) rep.extra["summaries"] = true;
+}
+
 }  // namespace
 
 Report cover(ir::Program& p, const CoverRequest& r) {
@@ -175,16 +209,7 @@ Report cover(ir::Program& p, const CoverRequest& r) {
 
   const LocationCover cov = coverage(p, run.procedures, res);
   nlohmann::json tests = nlohmann::json::array();
-  uint64_t failing = 0;
-  for (const cover::CoverTest& t : res.tests) {
-    tests.push_back(testJson(p, t));
-    if (!t.replay.error) continue;
-    ++failing;
-    if (!rep.error) {
-      symbolic::Replay full = symbolic::replayPath(ev, entry, t.end);
-      rep.error = replayError(p, entry, full, t.end);
-    }
-  }
+  const uint64_t failing = recordTests(rep, tests, p, ev, entry, res);
   if (failing)
     rep.verdict = Verdict::Error;
   else if (!res.complete)
@@ -193,19 +218,8 @@ Report cover(ir::Program& p, const CoverRequest& r) {
     rep.verdict = Verdict::Completed;
   if (!res.complete) rep.reason = res.reason;
 
-  rep.extra["algo"] = cover::algoName(r.algo);
-  rep.extra["unwind"] = r.unwind;
-  if (r.algo == cover::Algo::Statements) rep.extra["guided"] = r.guided;
-  rep.extra["solver"] = smt::backendName(r.solver.backend);
   rep.extra["tests"] = tests;
-  rep.extra["covered_labels"] = cov.covered;
-  // Only an enumeration that ended says infeasible; otherwise the rest is just not covered.
-  rep.extra["infeasible_labels"] = res.complete ? cov.notCovered : std::vector<std::string>{};
-  rep.extra["uncovered_labels"] = cov.notCovered;
-  rep.extra["infeasible_lines"] = res.complete ? cov.notCoveredLines : std::vector<uint32_t>{};
-  // The bound removed executions: what is infeasible may be feasible with more unwinding.
-  rep.extra["bounded"] = run.cuts > 0;
-  if (r.summaries) rep.extra["summaries"] = true;
+  coverKeys(rep, r, run, cov);
   if (r.proveInfeasible && res.complete) {
     std::vector<ir::LocId> ask;  // labelled, or on a line where nothing is covered
     for (ir::LocId l : cov.infeasibleLocs)

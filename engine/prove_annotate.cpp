@@ -194,43 +194,27 @@ std::pair<size_t, size_t> premiseSpan(const std::string& text, size_t at) {
 
 }  // namespace
 
-nlohmann::json annotateAssertions(const ir::Program& p, const ProveRequest& r,
-                                  search::Budget& budget) {
-  const std::vector<std::string> lines = readLines(r.file);
-  std::string text;
-  for (const std::string& l : lines) text += l + "\n";
-  const ir::CfaId entry = entryOf(r, p);
-  const std::set<ir::CfaId> cfas = covered(p, entry);
+namespace {
 
-  // Fresh assumption ids: aN, named nowhere in the program.
-  std::set<std::string> taken;
-  for (const ir::Variable& v : p.vars) taken.insert(v.name);
-  uint32_t next = 1;
-  auto freshId = [&] {
-    std::string id;
-    do id = "a" + std::to_string(next++);
-    while (taken.count(id));
-    taken.insert(id);
-    return id;
-  };
+// The rewrite of the model's text: `verified PREMISE` after each assertion, and `assumed C as aN;`
+// lines for the no-overflow assumptions a proof needed, each once per (procedure, line).
+class Annotator {
+ public:
+  Annotator(const ir::Program& p, const ProveRequest& r, std::vector<std::string> lines)
+      : p_(p), r_(r), lines_(std::move(lines)) {
+    for (const std::string& l : lines_) text_ += l + "\n";
+    for (const ir::Variable& v : p.vars) taken_.insert(v.name);
+  }
 
-  struct Edit {
-    size_t begin, end;
-    std::string with;
-  };
-  std::vector<Edit> edits;
-  std::map<std::pair<ir::CfaId, uint32_t>, std::string> idAt;  // (procedure, line) -> its id
-  nlohmann::json out = nlohmann::json::array();
-  for (ir::EdgeId id = 0; id < p.edges.size(); ++id) {
-    const ir::Edge& e = p.edges[id];
-    if (e.kind != ir::EdgeKind::Assert || e.errorKind != ir::ErrorKind::Assert || !e.loc.valid() ||
-        !cfas.count(p.locs[e.from].cfa) || e.loc.line > lines.size())
-      continue;
-    const size_t at = offsetOf(lines, e.loc.line, e.loc.col);
+  // The assertion on `id` proved alone, else assuming no overflow; its entry in the report.
+  // Null when the edge is not an `assert` statement as written.
+  std::optional<nlohmann::json> annotate(ir::EdgeId id, search::Budget& budget) {
+    const ir::Edge& e = p_.edges[id];
+    const size_t at = offsetOf(lines_, e.loc.line, e.loc.col);
     // Not an `assert` statement as written (or the file changed since it was read).
-    if (at >= text.size() || text.compare(at, 6, "assert") != 0) continue;
-    const auto [pb, pe] = premiseSpan(text, at);
-    if (pb == std::string::npos) continue;
+    if (at >= text_.size() || text_.compare(at, 6, "assert") != 0) return std::nullopt;
+    const auto [pb, pe] = premiseSpan(text_, at);
+    if (pb == std::string::npos) return std::nullopt;
     nlohmann::json j{{"line", e.loc.line}, {"assertion", e.text}};
     std::string premise = "false";
     j["result"] = "unverified";
@@ -238,47 +222,98 @@ nlohmann::json annotateAssertions(const ir::Program& p, const ProveRequest& r,
       j["prove"] = "not run";
       j["reason"] = budget.stopped()->reason;
     } else {
-      Attempt plain = proveAlone(r, id, false, lines, budget);
+      Attempt plain = proveAlone(r_, id, false, lines_, budget);
       j["prove"] = verdictName(plain.verdict);
       if (plain.verdict == Verdict::Proved) {
         premise = "true";
         j["result"] = "verified";
       } else if (!budget.pollNow()) {
-        Attempt assumed = proveAlone(r, id, true, lines, budget);
+        Attempt assumed = proveAlone(r_, id, true, lines_, budget);
         if (!assumed.assumptions.empty())
           j["prove_assuming_no_overflow"] = verdictName(assumed.verdict);
         if (assumed.verdict == Verdict::Proved) {
-          std::vector<std::string> ids;
-          for (const auto& [line, cond] : assumed.assumptions) {
-            auto key = std::make_pair(p.locs[e.from].cfa, line);
-            auto it = idAt.find(key);
-            if (it == idAt.end()) {
-              it = idAt.emplace(key, freshId()).first;
-              const std::string& l = lines[line - 1];
-              const std::string indent = l.substr(0, l.find_first_not_of(" \t"));
-              const size_t start = offsetOf(lines, line, 1);
-              edits.push_back({start, start,
-                               indent + "assumed " + cond + " as " + it->second +
-                                   ";  // tandem prove --annotate\n"});
-            }
-            ids.push_back(it->second);
-          }
-          premise.clear();
-          for (size_t i = 0; i < ids.size(); ++i) premise += (i ? " && " : "") + ids[i];
+          premise = assume(p_.locs[e.from].cfa, assumed.assumptions);
           j["result"] = "assumed";
         }
       }
     }
     j["premise"] = premise;
-    edits.push_back({pb, pe, " verified " + premise});
-    out.push_back(std::move(j));
+    edits_.push_back({pb, pe, " verified " + premise});
+    return j;
   }
-  // From the end of the text backwards, so the offsets stay valid.
-  std::stable_sort(edits.begin(), edits.end(),
-                   [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
-  for (const Edit& ed : edits) text.replace(ed.begin, ed.end - ed.begin, ed.with);
+
+  // The text with every edit, from the end backwards so that the offsets stay valid.
+  std::string text() const {
+    std::vector<Edit> edits = edits_;
+    std::stable_sort(edits.begin(), edits.end(),
+                     [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
+    std::string out = text_;
+    for (const Edit& ed : edits) out.replace(ed.begin, ed.end - ed.begin, ed.with);
+    return out;
+  }
+  size_t lineCount() const { return lines_.size(); }
+
+ private:
+  struct Edit {
+    size_t begin, end;
+    std::string with;
+  };
+
+  // Fresh assumption ids: aN, named nowhere in the program.
+  std::string freshId() {
+    std::string id;
+    do id = "a" + std::to_string(next_++);
+    while (taken_.count(id));
+    taken_.insert(id);
+    return id;
+  }
+
+  // The premise naming the assumptions (by line) in procedure `cfa`, added where missing.
+  std::string assume(ir::CfaId cfa, const std::map<uint32_t, std::string>& assumptions) {
+    std::string premise;
+    for (const auto& [line, cond] : assumptions) {
+      auto key = std::make_pair(cfa, line);
+      auto it = idAt_.find(key);
+      if (it == idAt_.end()) {
+        it = idAt_.emplace(key, freshId()).first;
+        const std::string& l = lines_[line - 1];
+        const std::string indent = l.substr(0, l.find_first_not_of(" \t"));
+        const size_t start = offsetOf(lines_, line, 1);
+        edits_.push_back(
+            {start, start,
+             indent + "assumed " + cond + " as " + it->second + ";  // tandem prove --annotate\n"});
+      }
+      premise += (premise.empty() ? "" : " && ") + it->second;
+    }
+    return premise;
+  }
+
+  const ir::Program& p_;
+  const ProveRequest& r_;
+  std::vector<std::string> lines_;
+  std::string text_;
+  std::set<std::string> taken_;
+  uint32_t next_ = 1;
+  std::vector<Edit> edits_;
+  std::map<std::pair<ir::CfaId, uint32_t>, std::string> idAt_;  // (procedure, line) -> its id
+};
+
+}  // namespace
+
+nlohmann::json annotateAssertions(const ir::Program& p, const ProveRequest& r,
+                                  search::Budget& budget) {
+  Annotator annotator(p, r, readLines(r.file));
+  const std::set<ir::CfaId> cfas = covered(p, entryOf(r, p));
+  nlohmann::json out = nlohmann::json::array();
+  for (ir::EdgeId id = 0; id < p.edges.size(); ++id) {
+    const ir::Edge& e = p.edges[id];
+    if (e.kind != ir::EdgeKind::Assert || e.errorKind != ir::ErrorKind::Assert || !e.loc.valid() ||
+        !cfas.count(p.locs[e.from].cfa) || e.loc.line > annotator.lineCount())
+      continue;
+    if (auto j = annotator.annotate(id, budget)) out.push_back(std::move(*j));
+  }
   std::ofstream f(r.annotate);
-  if (!(f << text).flush()) throw inputError(r.annotate, "cannot write " + r.annotate);
+  if (!(f << annotator.text()).flush()) throw inputError(r.annotate, "cannot write " + r.annotate);
   return out;
 }
 

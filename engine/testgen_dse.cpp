@@ -44,18 +44,12 @@ std::vector<ir::LocId> labelled(const ir::Program& p, const std::string& label, 
   return out;
 }
 
-}  // namespace
-
-Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry) {
-  if (p.isClosed())
-    throw inputError(r.file, "symbolic execution of closed systems is not implemented yet");
-  if (!p.invariants.empty())
-    throw inputError(r.file, "invariants with --compositional and --dse: not implemented yet");
+testgen::DseOptions dseOptions(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry,
+                               TestBudget& budget) {
   testgen::DseOptions o;
   o.maxExecutions = r.maxExecutions.value_or(kDefaultMaxExecutions);
   o.order = searchOrder(r, search::Strategy::Coverage);  // Pex's fair choice unless given
   o.seed = r.seed;
-  TestBudget budget(r);
   o.endFilter = &budget;
   if (!r.target.empty()) {
     o.target = labelled(p, r.target, entry);
@@ -63,6 +57,46 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
       throw usageError("--target " + r.target + ": no such label in " + p.cfas[entry].name +
                        " or the procedures it calls");
   }
+  return o;
+}
+
+// The targets the loop showed unreachable: the --target label, and branches (each once: unwound
+// loops give one node per iteration).
+nlohmann::json unreachableTargets(const ir::Program& p, const TestgenRequest& r,
+                                  const testgen::DseResult& res) {
+  nlohmann::json unreachable = nlohmann::json::array();
+  if (res.targetUnreachable) unreachable.push_back({{"label", r.target}});
+  for (const testgen::UnreachableBranch& u : res.unreachable) {
+    nlohmann::json b{{"procedure", p.cfas[u.cfa].name}};
+    if (u.edge != ir::kNone) b["line"] = p.edges[u.edge].loc.line;
+    if (std::find(unreachable.begin(), unreachable.end(), b) == unreachable.end())
+      unreachable.push_back(std::move(b));
+  }
+  return unreachable;
+}
+
+// The loop's own counters (TACAS'08: lazy and relevant queries, mispredictions, the trees).
+void dseStats(Report& rep, const testgen::DseResult& res) {
+  rep.stats["mispredictions"] = res.mispredictions;
+  rep.stats["concretizations"] = res.concretizations;
+  rep.stats["lazy_queries"] = res.lazyQueries;
+  rep.stats["lazy_sat"] = res.lazySat;
+  rep.stats["relevant_queries"] = res.relevantQueries;
+  rep.stats["relevant_sat"] = res.relevantSat;
+  rep.stats["solver_unknown"] = res.unknownAnswers;
+  rep.stats["tree_nodes"] = res.treeNodes;
+  rep.stats["dangling_left"] = res.danglingLeft;
+}
+
+}  // namespace
+
+Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry) {
+  if (p.isClosed())
+    throw inputError(r.file, "symbolic execution of closed systems is not implemented yet");
+  if (!p.invariants.empty())
+    throw inputError(r.file, "invariants with --compositional and --dse: not implemented yet");
+  TestBudget budget(r);
+  const testgen::DseOptions o = dseOptions(p, r, entry, budget);
   refuseF64(p, "dynamic symbolic execution (testgen --dse)");
   RunBudget rb(r);
   exec::NativeRegistry natives;
@@ -98,16 +132,6 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
     if (t.mispredicted) j["mispredicted"] = true;
   }
 
-  nlohmann::json unreachable = nlohmann::json::array();
-  if (res.targetUnreachable) unreachable.push_back({{"label", r.target}});
-  for (const testgen::UnreachableBranch& u : res.unreachable) {
-    nlohmann::json b{{"procedure", p.cfas[u.cfa].name}};
-    if (u.edge != ir::kNone) b["line"] = p.edges[u.edge].loc.line;
-    // Unwound loops give one node per iteration: the branch is listed once.
-    if (std::find(unreachable.begin(), unreachable.end(), b) == unreachable.end())
-      unreachable.push_back(std::move(b));
-  }
-
   if (tests.failing()) {
     rep.verdict = Verdict::Error;
   } else if (budget.enough().empty() &&
@@ -125,23 +149,15 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.stats["executions"] = res.tests.size();
   tests.report(rep);
   rep.stats["duplicate_errors"] = budget.duplicates();
-  rep.stats["mispredictions"] = res.mispredictions;
   rep.stats["cut_executions"] = cut;
-  rep.stats["concretizations"] = res.concretizations;
-  rep.stats["lazy_queries"] = res.lazyQueries;
-  rep.stats["lazy_sat"] = res.lazySat;
-  rep.stats["relevant_queries"] = res.relevantQueries;
-  rep.stats["relevant_sat"] = res.relevantSat;
-  rep.stats["solver_unknown"] = res.unknownAnswers;
   rep.stats["solver_queries"] = solver->stats().queries;
-  rep.stats["tree_nodes"] = res.treeNodes;
-  rep.stats["dangling_left"] = res.danglingLeft;
   rep.stats["summarised_procedures"] = summarisedNames.size();
+  dseStats(rep, res);
   addRunStats(rep.stats, rb.budget);
   rep.extra["mode"] = compositional ? "compositional" : "dse";
   rep.extra["search"] = search::strategyName(o.order);
   rep.extra["summarised"] = summarisedNames;
-  rep.extra["unreachable_targets"] = unreachable;
+  rep.extra["unreachable_targets"] = unreachableTargets(p, r, res);
   if (!r.target.empty()) {
     rep.extra["target"] = r.target;
     rep.extra["target_reached"] = res.targetReached;
