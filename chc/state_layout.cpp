@@ -47,6 +47,29 @@ SymValue elementInputs(const ir::Program& p, const symbolic::SymEvaluator& sev,
   return SymValue::array(std::move(xs));
 }
 
+// An old() snapshot with the arrays it shares with the globals `before` element form (each
+// became `after`) shared again; arrays of its own get element symbols by `form`. Two conversions
+// of one array would give two symbol sets, and lose that old(A) is A on the procedure's entry.
+template <class Form>
+std::shared_ptr<const symbolic::SymSnapshot> oldIn(const ir::Program& p,
+                                                   const symbolic::SymSnapshot& old,
+                                                   const std::vector<SymValue>& before,
+                                                   const std::vector<SymValue>& after, Form form) {
+  symbolic::SymSnapshot out = old;
+  for (ir::VarId id : p.globals) {
+    const ir::Variable& v = p.vars[id];
+    if (v.slot >= out.globals.size()) continue;
+    SymValue& x = out.globals[v.slot];
+    if (v.slot < before.size() && v.slot < after.size() && x.kind == SymValue::Kind::Array &&
+        before[v.slot].kind == SymValue::Kind::Array && x.expr == before[v.slot].expr &&
+        x.elems == before[v.slot].elems)
+      x = after[v.slot];
+    else
+      x = form("old_" + v.name, v.type, x);
+  }
+  return std::make_shared<const symbolic::SymSnapshot>(std::move(out));
+}
+
 // `P[1].` for the names of a thread's process locals.
 std::string threadPrefix(const ir::Program& p, const symbolic::SymThread& th) {
   const ir::Cfa& cfa = p.cfas[th.cfa];
@@ -59,18 +82,24 @@ void inputsToElementForm(const ir::Program& p, const symbolic::SymEvaluator& sev
                          std::vector<ExprRef>& conds) {
   std::map<ExprRef, ExprRef> map;
   std::vector<ExprRef> arrays;
+  const std::vector<SymValue> before = c.st.globals;
   for (ir::VarId id : p.globals) {
     const ir::Variable& v = p.vars[id];
     if (v.slot < c.st.globals.size())
       c.st.globals[v.slot] =
           elementInputs(p, sev, v.name, v.type, c.st.globals[v.slot], map, arrays);
   }
-  for (symbolic::SymFrame& f : c.st.frames)
+  for (symbolic::SymFrame& f : c.st.frames) {
     for (ir::VarId id : p.cfas[f.cfa].locals) {
       const ir::Variable& v = p.vars[id];
       if (v.slot < f.locals.size())
         f.locals[v.slot] = elementInputs(p, sev, v.name, v.type, f.locals[v.slot], map, arrays);
     }
+    auto form = [&](const std::string& n, TypeRef t, const SymValue& x) {
+      return elementInputs(p, sev, n, t, x, map, arrays);
+    };
+    if (f.old) f.old = oldIn(p, *f.old, before, c.st.globals, form);
+  }
   for (symbolic::SymThread& th : c.st.threads)
     for (ir::VarId id : p.cfas[th.cfa].processLocals) {
       const ir::Variable& v = p.vars[id];
@@ -165,6 +194,15 @@ std::vector<StateLayout::Slot> StateLayout::slots(const SymConfig& c) const {
         if (v.slot >= f.locals.size()) throw Unsupported("a local without a value");
         slotsOf(cfa.name + "." + v.name, v.type, f.locals[v.slot], out);
       }
+      // old(): the globals' values on the procedure's entry are state too. Left out, a query
+      // over old(G) would have G's entry value free, and a solver would find a counterexample
+      // that no run has.
+      if (!f.old) continue;
+      for (ir::VarId id : p_.globals) {
+        const ir::Variable& v = p_.vars[id];
+        if (v.slot >= f.old->globals.size()) throw Unsupported("an old() value without a global");
+        slotsOf(cfa.name + ".old_" + v.name, v.type, f.old->globals[v.slot], out);
+      }
     }
   }
   if (out.size() > kMaxArguments)
@@ -219,17 +257,23 @@ SymValue StateLayout::elementForm(const std::string& name, TypeRef t, const SymV
 }
 
 void StateLayout::toElementForm(SymConfig& c) const {
+  const std::vector<SymValue> before = c.st.globals;
   for (ir::VarId id : p_.globals) {
     const ir::Variable& v = p_.vars[id];
     if (v.slot < c.st.globals.size())
       c.st.globals[v.slot] = elementForm(v.name, v.type, c.st.globals[v.slot]);
   }
-  for (symbolic::SymFrame& f : c.st.frames)
+  for (symbolic::SymFrame& f : c.st.frames) {
     for (ir::VarId id : p_.cfas[f.cfa].locals) {
       const ir::Variable& v = p_.vars[id];
       if (v.slot < f.locals.size())
         f.locals[v.slot] = elementForm(v.name, v.type, f.locals[v.slot]);
     }
+    auto form = [&](const std::string& n, TypeRef t, const SymValue& x) {
+      return elementForm(n, t, x);
+    };
+    if (f.old) f.old = oldIn(p_, *f.old, before, c.st.globals, form);
+  }
   for (symbolic::SymThread& th : c.st.threads)
     for (ir::VarId id : p_.cfas[th.cfa].processLocals) {
       const ir::Variable& v = p_.vars[id];

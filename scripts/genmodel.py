@@ -959,7 +959,8 @@ class OpenGen:
         if self.use_old and not pure and self.globals and r.random() < 0.5:
             g, t, ln = r.choice(self.globals)
             if ln is None:
-                body.append("  assert %s == old(%s) || %s;" % (g, g, self.bool_expr(env, 0)))
+                op = r.choice(["==", "==", "<=", ">="])
+                body.append("  assert %s %s old(%s) || %s;" % (g, op, g, self.bool_expr(env, 0)))
         if result:
             body.append("  return %s;" % self.expr(env, result))
         counters = ["  var %s: int = 0;" % c for c in proc.counters]

@@ -284,3 +284,25 @@ TEST_CASE("export-chc: a failing initialiser is a query clause") {
       "proc main() { skip; }");
   CHECK(solveHorn(exportOf(*safe, "main").text) == "sat");
 }
+
+TEST_CASE("export-chc: old() values are predicate arguments, set on the procedure's entry") {
+  // difftest seed 11365: with old(G) left free in the query, Spacer answered unsat (an error) for
+  // a program whose G is never written.
+  const char* const safe[] = {
+      "var G: i32 = 5; proc main(a: i32, b: i32) { L: skip; assert G == old(G) || a < b; }",
+      // A loop: the location after it is reached again, so its old() is not the globals there.
+      "var G: int; proc main(n: int) { var i: int = 0; while (i < n) { G := G + 1; i := i + 1; }"
+      " assert G >= old(G); }",
+      "var A: int[2]; proc main() { L: skip; assert A[0] == old(A[0]) && A[1] == old(A[1]); }",
+  };
+  for (const char* text : safe) {
+    CAPTURE(text);
+    chc::HornSystem hs = exportOf(*loadText(text), "main");
+    CHECK(hs.text.find("main.old_") != std::string::npos);
+    CHECK(solveHorn(hs.text) == "sat");
+  }
+  auto unsafe = loadText(
+      "var G: int; proc main(n: int) { var i: int = 0; while (i < n) { G := G + 1; i := i + 1; }"
+      " assert G <= old(G); }");
+  CHECK(solveHorn(exportOf(*unsafe, "main").text) == "unsat");
+}
