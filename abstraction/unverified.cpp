@@ -33,47 +33,101 @@ std::optional<Guide> parseGuide(std::string_view name) {
 
 namespace {
 
-// Whether evaluating `e` may raise a tracked implicit error: no annotation speaks for those
-// checks, so an edge that makes one is an unverified assertion of the boolean program.
-bool mayRaise(ExprRef e, const std::array<bool, ir::kErrorKinds>& tracked) {
-  auto on = [&](ir::ErrorKind k) { return tracked[static_cast<size_t>(k)]; };
-  switch (e->op) {
-    case Op::Div:
-    case Op::Mod:
-      if (on(ir::ErrorKind::DivByZero) &&
-          !(e->kid(1)->op == Op::IntConst && e->kid(1)->value != BigInt(0)))
-        return true;
-      if (on(ir::ErrorKind::Overflow) && e->type && e->type->isBitVector()) return true;
-      break;
-    case Op::Select: {
-      const TypeRef arr = e->kid(0)->type;
-      const ExprRef i = e->kid(1);
-      const bool inRange = i->op == Op::IntConst && arr && arr->isFixedArray() &&
-                           i->value >= BigInt(0) && i->value < BigInt(arr->length);
-      if (on(ir::ErrorKind::IndexOutOfBounds) && !inRange) return true;
-      break;
+// Which evaluations may raise a tracked implicit error: no annotation speaks for those checks, so
+// an edge that makes one is an unverified assertion of the boolean program.
+class Raising {
+ public:
+  Raising(const ir::Program& p, const std::array<bool, ir::kErrorKinds>& tracked)
+      : p_(p), tracked_(tracked), body_(p.cfas.size(), false) {
+    // A procedure called inside an expression runs to its end there: any check in its body (its
+    // assertions too), its initialisers' and its callees' are the expression's. A least
+    // fixpoint: recursion adds no check of its own.
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (ir::CfaId c = 0; c < p.cfas.size(); ++c)
+        if (!body_[c] && bodyRaises(c)) body_[c] = grew = true;
     }
-    case Op::Deref:
-    case Op::Field:
-      if (on(ir::ErrorKind::NullDeref)) return true;
-      break;
-    case Op::NewArray:
-      if (on(ir::ErrorKind::NegativeSize) && e->kid(0)->op != Op::IntConst) return true;
-      break;
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Neg:
-    case Op::Abs:
-      if (on(ir::ErrorKind::Overflow) && e->type && e->type->isBitVector()) return true;
-      break;
-    default:
-      break;
   }
-  for (ExprRef k : e->kids)
-    if (mayRaise(k, tracked)) return true;
-  return false;
-}
+
+  bool expr(ExprRef e) const {
+    if (own(e)) return true;
+    for (ExprRef k : e->kids)
+      if (expr(k)) return true;
+    return false;
+  }
+
+  // The initialisers of `cfa`'s declarations run as a call enters (the error is the call edge's),
+  // before the callee's first location, so every execution of the callee meets them (difftest
+  // seed 11547: a check there was missed and its execution pruned).
+  bool entry(ir::CfaId cfa) const {
+    for (const ir::Assignment& a : p_.cfas[cfa].entryInits)
+      if (expr(a.lhs) || (a.rhs && expr(a.rhs))) return true;
+    return false;
+  }
+
+  // The edge's expressions, and the entry of the procedure it calls.
+  bool edge(const ir::Edge& e) const {
+    bool raises = false;
+    ir::forEachExpr(e, [&](ExprRef x) { raises = raises || expr(x); });
+    return raises || (e.kind == ir::EdgeKind::Call && e.callee != ir::kNone && entry(e.callee));
+  }
+
+ private:
+  bool on(ir::ErrorKind k) const { return tracked_[static_cast<size_t>(k)]; }
+
+  bool bodyRaises(ir::CfaId c) const {
+    if (entry(c)) return true;
+    for (ir::LocId l : p_.cfas[c].locs)
+      for (ir::EdgeId id : p_.locs[l].out) {
+        const ir::Edge& e = p_.edges[id];
+        if (e.kind == ir::EdgeKind::Assert && on(e.errorKind)) return true;
+        if (edge(e) || (e.kind == ir::EdgeKind::Call && e.callee != ir::kNone && body_[e.callee]))
+          return true;
+      }
+    return false;
+  }
+
+  // The check `e` itself makes (not its operands').
+  bool own(ExprRef e) const {
+    switch (e->op) {
+      case Op::Div:
+      case Op::Mod:
+        if (on(ir::ErrorKind::DivByZero) &&
+            !(e->kid(1)->op == Op::IntConst && e->kid(1)->value != BigInt(0)))
+          return true;
+        return on(ir::ErrorKind::Overflow) && e->type && e->type->isBitVector();
+      case Op::Select: {
+        const TypeRef arr = e->kid(0)->type;
+        const ExprRef i = e->kid(1);
+        const bool inRange = i->op == Op::IntConst && arr && arr->isFixedArray() &&
+                             i->value >= BigInt(0) && i->value < BigInt(arr->length);
+        return on(ir::ErrorKind::IndexOutOfBounds) && !inRange;
+      }
+      case Op::Deref:
+      case Op::Field:
+        return on(ir::ErrorKind::NullDeref);
+      case Op::NewArray:
+        return on(ir::ErrorKind::NegativeSize) && e->kid(0)->op != Op::IntConst;
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul:
+      case Op::Neg:
+      case Op::Abs:
+        return on(ir::ErrorKind::Overflow) && e->type && e->type->isBitVector();
+      case Op::Call: {  // natives raise none: their failures are limits (exec/natives.h)
+        if (e->payload >= p_.callees.size()) return false;
+        const ir::Callee& c = p_.callees[e->payload];
+        return !c.native && c.index < body_.size() && body_[c.index];
+      }
+      default:
+        return false;
+    }
+  }
+
+  const ir::Program& p_;
+  const std::array<bool, ir::kErrorKinds>& tracked_;
+  std::vector<bool> body_;  // per CfaId: whether running it inside an expression may raise
+};
 
 // Constant propagation's value of one id at a location.
 enum class Known : uint8_t { Unreached, True, False, Unknown };
@@ -87,16 +141,14 @@ Known join(Known a, Known b) {
 // The boolean program of one procedure and its analyses.
 class Procedure {
  public:
-  Procedure(const ir::Program& p, ir::CfaId c, const std::array<bool, ir::kErrorKinds>& tracked)
-      : p_(p), c_(p.cfas[c]) {
+  Procedure(const ir::Program& p, ir::CfaId c, const Raising& raising)
+      : p_(p), c_(p.cfas[c]), entryRaises_(raising.entry(c)) {
     for (ir::LocId l : c_.locs)
       for (ir::EdgeId e : p_.locs[l].out) {
         const ir::Edge& edge = p_.edges[e];
         if (edge.kind == ir::EdgeKind::Assumed) idOf(edge.assumedId);
         if (edge.kind == ir::EdgeKind::Assert && edge.premise) collectIds(edge.premise);
-        bool raises = false;
-        ir::forEachExpr(edge, [&](ExprRef x) { raises = raises || mayRaise(x, tracked); });
-        if (raises) raising_.insert(e);
+        if (raising.edge(edge)) raising_.insert(e);
       }
   }
 
@@ -142,8 +194,13 @@ class Procedure {
   }
 
   // On entry every id is true.
-  bool verifiedOnEntry() const { return wp_.at(c_.entry).restrict(allTrue()).isConstant(true); }
-  bool mustOnEntry() const { return must_.at(c_.entry).restrict(allTrue()).isConstant(true); }
+  // The declarations' initialisers run first: when they may raise, every execution meets a check.
+  bool verifiedOnEntry() const {
+    return !entryRaises_ && wp_.at(c_.entry).restrict(allTrue()).isConstant(true);
+  }
+  bool mustOnEntry() const {
+    return entryRaises_ || must_.at(c_.entry).restrict(allTrue()).isConstant(true);
+  }
 
   // The conditions kept at the selected locations (ICSE'16 §3.4), simplified by the constants.
   void conditions(ExprManager& em, UnverifiedConditions& out) const {
@@ -330,6 +387,7 @@ class Procedure {
   const ir::Program& p_;
   const ir::Cfa& c_;
   std::vector<ir::VarId> ids_;
+  const bool entryRaises_;        // the declarations' initialisers may raise
   std::set<ir::EdgeId> raising_;  // edges whose evaluation may raise a tracked implicit error
   std::map<ir::LocId, BoolFn> wp_, must_;
 };
@@ -343,7 +401,8 @@ UnverifiedConditions inferUnverified(const ir::Program& p,
   out.must.assign(p.locs.size(), nullptr);
   out.skipped.assign(p.cfas.size(), "");
   std::vector<Procedure> procs;
-  for (ir::CfaId c = 0; c < p.cfas.size(); ++c) procs.emplace_back(p, c, tracked);
+  const Raising raising(p, tracked);
+  for (ir::CfaId c = 0; c < p.cfas.size(); ++c) procs.emplace_back(p, c, raising);
   // A procedure with too many ids is not analysed: calls of it may reach an unverified
   // assertion and need not (the conservative constants).
   std::vector<bool> verifiedAll(p.cfas.size(), true), mustAll(p.cfas.size(), false);
@@ -373,11 +432,8 @@ UnverifiedConditions inferUnverified(const ir::Program& p,
 std::vector<bool> implicitCheckEdges(const ir::Program& p,
                                      const std::array<bool, ir::kErrorKinds>& tracked) {
   std::vector<bool> out(p.edges.size(), false);
-  for (ir::EdgeId e = 0; e < p.edges.size(); ++e) {
-    bool raises = false;
-    ir::forEachExpr(p.edges[e], [&](ExprRef x) { raises = raises || mayRaise(x, tracked); });
-    out[e] = raises;
-  }
+  const Raising raising(p, tracked);
+  for (ir::EdgeId e = 0; e < p.edges.size(); ++e) out[e] = raising.edge(p.edges[e]);
   return out;
 }
 

@@ -149,6 +149,40 @@ proc Calls(c: int) {
   }
 }
 
+TEST_CASE("guided: checks in a callee's initialisers and in procedures called in expressions") {
+  // difftest seed 11547: h's declaration initialiser indexes out of bounds as the call enters
+  // (the call edge's error); the call was taken for verified and the only execution pruned.
+  auto init = loadText(R"(
+var G: int = 8;
+proc h(x: i32): int {
+  var a: int[4] = [1, 5, 1, 2];
+  var v: int = a[G];
+}
+proc main(x: i32) {
+  G := h(x);
+}
+)");
+  // f runs to its end inside main's expression: its division is the expression's check.
+  auto inExpr = loadText(R"(
+var G: int = 0;
+proc f(x: int): int { return 10 / x; }
+proc main(a: int) {
+  var y: int = f(a) + 1;
+  G := y;
+}
+)");
+  for (ir::Program* p : {init.get(), inExpr.get()}) {
+    const auto c = abstraction::inferUnverified(*p, ir::defaultErrorKinds());
+    const auto implicit = abstraction::implicitCheckEdges(*p, ir::defaultErrorKinds());
+    const ir::Cfa& main = *p->findCfa("main");
+    CHECK(implicit.at(p->locs[main.entry].out.at(0)));
+    CHECK(c.may.at(main.entry) == nullptr);  // May is true: nothing pruned
+    auto may = testgen(*p, "main", Guide::MayMust, "z3");
+    CHECK(may.exit == 1);
+    CHECK(may.report["stats"]["pruned"] == 0);
+  }
+}
+
 TEST_CASE("guided: Deposit tests, counted as the paper counts them") {
   auto p = loadShared("deposit.tdm");
   for (const char* solver : {"z3", "cvc5"}) {
