@@ -959,7 +959,7 @@ class OpenGen:
         if self.use_old and not pure and self.globals and r.random() < 0.5:
             g, t, ln = r.choice(self.globals)
             if ln is None:
-                op = r.choice(["==", "==", "<=", ">="])
+                op = r.choice(["==", "==", "<=", ">="] if t != "bool" else ["=="])
                 body.append("  assert %s %s old(%s) || %s;" % (g, op, g, self.bool_expr(env, 0)))
         if result:
             body.append("  return %s;" % self.expr(env, result))
