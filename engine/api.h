@@ -1,14 +1,27 @@
 // The engine API: one call per command. Each takes the loaded program and the command's request
-// and returns its report (engine/report.h); problems with the request or the model are thrown as
+// and returns its report (report/report.h); problems with the request or the model are thrown as
 // CommandError. Bounds and interrupts never throw: they end the run with a complete report
 // (verdict unknown, the reason). The CLI maps options to requests and prints reports.
 #pragma once
 
-#include "engine/report.h"
 #include "engine/request.h"
 #include "mc/ir/program.h"
+#include "report/report.h"
 
 namespace tandem::engine {
+
+// The report layer's types, as the facade's callers name them.
+using report::CommandError;
+using report::Diagnostic;
+using report::ErrorInfo;
+using report::exitCode;
+using report::fileError;
+using report::inputError;
+using report::Report;
+using report::TraceStep;
+using report::usageError;
+using report::Verdict;
+using report::verdictName;
 
 Report check(const ir::Program& p, const CheckRequest& r);
 // Non-const: --predicates FILE adds expressions to the program's expression manager.

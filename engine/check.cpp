@@ -8,10 +8,8 @@
 
 #include "engine/api.h"
 #include "engine/check_symbolic.h"
-#include "engine/dot_graph.h"
 #include "engine/request_rules.h"
 #include "engine/setup.h"
-#include "engine/trace_steps.h"
 #include "mc/exec/evaluator.h"
 #include "mc/search/compiled/compiled_system.h"
 #include "mc/search/explore/distributed_explorer.h"
@@ -23,6 +21,8 @@
 #include "mc/search/stores/bitstate_store.h"
 #include "mc/search/trace.h"
 #include "mc/symbolic/initial_models.h"
+#include "report/dot_graph.h"
+#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -34,10 +34,10 @@ bool hasInputs(const ir::Program& p) {
   return false;
 }
 
-void writeDot(const std::string& path, const CheckGraph& g, std::ostream* diag) {
+void writeDot(const std::string& path, const report::CheckGraph& g, std::ostream* diag) {
   std::ofstream out(path);
   if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
-  writeCheckDot(out, g);
+  report::writeCheckDot(out, g);
   if (!out.flush()) throw inputError(path, "cannot write --dot file '" + path + "'");
   if (diag && g.store.size() > g.limit)
     *diag << "tandem: --dot: the graph has " << g.store.size() << " states; " << path
@@ -68,8 +68,8 @@ void reportError(Report& rep, const ir::Program& p, const search::ExploreResult&
     e.message = r.error->message;
     e.line = r.error->loc.line;
   }
-  e.trace = traceSteps(p, tr);
-  if (!tr.initial.threads.empty()) e.initial = stateJson(p, tr.initial);
+  e.trace = report::traceSteps(p, tr);
+  if (!tr.initial.threads.empty()) e.initial = report::stateJson(p, tr.initial);
   if (!e.trace.empty()) {
     const auto& last = tr.steps.back();
     e.label = p.locName(last.before.threads[last.move.thread].top().pc);

@@ -9,7 +9,7 @@
 
 #include "engine/setup.h"
 #include "engine/symbolic_run.h"
-#include "engine/trace_steps.h"
+#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -48,9 +48,9 @@ void reportError(Report& rep, const ir::Program& p, const SymbolicRun& run, bool
     return;
   }
   rep.verdict = Verdict::Error;
-  rep.error = replayError(p, entry, rp, end);
-  rep.extra["inputs"] = inputsJson(end);
-  if (classAnalysis) rep.extra["calls"] = callsJson(p, entry, end);
+  rep.error = report::replayError(p, entry, rp, end);
+  rep.extra["inputs"] = report::inputsJson(end);
+  if (classAnalysis) rep.extra["calls"] = report::callsJson(p, entry, end);
 }
 
 }  // namespace

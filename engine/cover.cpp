@@ -14,8 +14,8 @@
 #include "engine/request_rules.h"
 #include "engine/setup.h"
 #include "engine/test_suite.h"
-#include "engine/trace_steps.h"
 #include "mc/smt/smt_error.h"
+#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -43,7 +43,7 @@ void refuseCalls(const cover::ReachVc& vc, const symbolic::SymEvaluator& sev) {
 
 nlohmann::json testJson(const ir::Program& p, const cover::CoverTest& t) {
   nlohmann::json j;
-  j["inputs"] = inputsJson(t.end);
+  j["inputs"] = report::inputsJson(t.end);
   j["labels"] = t.replay.labels;
   j["result"] = t.replay.error ? "error" : "pass";
   if (t.replay.error)
@@ -114,8 +114,8 @@ void writeCoverTests(const ir::Program& p, const CoverRequest& r, ir::CfaId entr
                      const cover::CoverResult& res) {
   std::vector<TestDeclLine> decls;
   for (const cover::CoverTest& t : res.tests)
-    decls.push_back({callText(p, entry, t.end.args, true), t.replay.error ? "error" : "pass",
-                     t.end.script.size()});
+    decls.push_back({report::callText(p, entry, t.end.args, true),
+                     t.replay.error ? "error" : "pass", t.end.script.size()});
   writeTestDecls(r.testsOut,
                  "Tests of `tandem cover --entry " + r.entry + " --unwind " +
                      std::to_string(r.unwind) + " --algo " + cover::algoName(r.algo) + "` on " +
@@ -134,7 +134,7 @@ uint64_t recordTests(Report& rep, nlohmann::json& tests, const ir::Program& p,
     ++failing;
     if (!rep.error) {
       symbolic::Replay full = symbolic::replayPath(ev, entry, t.end);
-      rep.error = replayError(p, entry, full, t.end);
+      rep.error = report::replayError(p, entry, full, t.end);
     }
   }
   return failing;

@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/report.h"
 #include "engine/request.h"
 #include "mc/ir/program.h"
 #include "mc/search/driver/budget.h"
+#include "report/report.h"
 
 namespace tandem::engine {
 

@@ -6,9 +6,9 @@
 #include "chc/unsupported.h"
 #include "engine/api.h"
 #include "engine/setup.h"
-#include "engine/whole_file.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/sym_state.h"
+#include "report/whole_file.h"
 
 namespace tandem::engine {
 
@@ -38,7 +38,7 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
     throw inputError(r.file, std::string("export-chc: ") + e.what());
   }
   if (!r.output.empty() && hs.incomplete.empty() &&
-      writeWhole(r.output, hs.text, rb.budget) == WriteOutcome::Stopped)
+      report::writeWhole(r.output, hs.text, rb.budget) == report::WriteOutcome::Stopped)
     hs.incomplete = rb.budget.stopped()->reason;
   Report rep;
   rep.command = "export-chc";

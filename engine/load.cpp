@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "engine/report.h"
 #include "mc/frontends/registry.h"
+#include "report/report.h"
 
 namespace tandem::engine {
 

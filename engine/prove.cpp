@@ -7,19 +7,19 @@
 
 #include "abstraction/auto_predicates.h"
 #include "engine/api.h"
-#include "engine/dot_graph.h"
 #include "engine/load.h"
 #include "engine/prove_annotate.h"
 #include "engine/prove_errors.h"
 #include "engine/request_rules.h"
 #include "engine/setup.h"
-#include "engine/trace_steps.h"
 #include "fabricate/triage.h"
 #include "mc/ir/ir_printer.h"
 #include "mc/lang/input_file.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/initial_models.h"
+#include "report/dot_graph.h"
+#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -67,7 +67,7 @@ void writeDot(const std::string& path, const fabricate::ProveResult& r,
               const abstraction::Abstraction& abs) {
   std::ofstream out(path);
   if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
-  writeProveDot(out, r, abs);
+  report::writeProveDot(out, r, abs);
   if (!out.flush()) throw inputError(path, "cannot write --dot file '" + path + "'");
 }
 

@@ -1,6 +1,6 @@
 #include "engine/prove_errors.h"
 
-#include "engine/trace_steps.h"
+#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -40,13 +40,13 @@ std::string labelOf(const ir::Program& p, const fabricate::ProveTrace& t) {
 }
 
 std::vector<TraceStep> proveSteps(const ir::Program& p, const fabricate::ProveTrace& t) {
-  std::vector<TraceStep> steps = traceSteps(p, toSearchTrace(t));
+  std::vector<TraceStep> steps = report::traceSteps(p, toSearchTrace(t));
   if (steps.empty()) {  // the failing state itself was fabricated, or is an initial state
     TraceStep ts;
     ts.label = labelOf(p, t);
     ts.statement = t.fabricated ? "(fabricated state)" : "(initial state)";
-    ts.state = stateJson(p, t.initial);
-    if (p.isClosed()) ts.locations = locationsJson(p, t.initial);
+    ts.state = report::stateJson(p, t.initial);
+    if (p.isClosed()) ts.locations = report::locationsJson(p, t.initial);
     steps.push_back(std::move(ts));
   }
   steps.front().fabricated = t.fabricated;
@@ -61,14 +61,14 @@ ErrorInfo triagedError(const ir::Program& p, const fabricate::TriageResult& t, i
       const auto& last = t.trace->steps.back();
       label = p.locName(last.before.threads[last.move.thread].top().pc);
     }
-    ErrorInfo e = errorInfo(t.error, traceSteps(p, *t.trace), label);
-    e.initial = stateJson(p, t.trace->initial);
+    ErrorInfo e = errorInfo(t.error, report::traceSteps(p, *t.trace), label);
+    e.initial = report::stateJson(p, t.trace->initial);
     return e;
   }
   const symbolic::PathEnd& end = *t.path;
-  ErrorInfo e = errorInfo(t.error, replayTrace(p, entry, t.replay, end),
+  ErrorInfo e = errorInfo(t.error, report::replayTrace(p, entry, t.replay, end),
                           p.locName(p.edges[end.path.back()].from));
-  if (!t.replay.states.empty()) e.initial = stateJson(p, t.replay.states.front());
+  if (!t.replay.states.empty()) e.initial = report::stateJson(p, t.replay.states.front());
   return e;
 }
 
@@ -97,7 +97,7 @@ nlohmann::json potentialJson(const fabricate::PotentialError& pe, const std::str
 
 ErrorInfo proveError(const ir::Program& p, const fabricate::FoundProblem& f) {
   ErrorInfo e = errorInfo(f.error, proveSteps(p, f.trace), labelOf(p, f.trace));
-  e.initial = stateJson(p, f.trace.initial);
+  e.initial = report::stateJson(p, f.trace.initial);
   e.initialFabricated = f.trace.fabricated;
   return e;
 }

@@ -10,12 +10,12 @@
 
 #include "engine/api.h"
 #include "engine/load.h"
-#include "engine/replay_report.h"
 #include "engine/setup.h"
-#include "engine/trace_steps.h"
 #include "mc/exec/chooser.h"
 #include "mc/exec/evaluator.h"
 #include "mc/search/generic_system.h"
+#include "report/replay_report.h"
+#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -124,7 +124,7 @@ std::optional<exec::Value> Replayer::argValue(const json& args, ir::VarId param)
   const ir::Variable& v = p_.vars[param];
   exec::Value like = exec::defaultValue(v.type);
   if (!args.is_object() || !args.contains(v.name)) return like;
-  return valueFromJson(args[v.name], like);
+  return report::valueFromJson(args[v.name], like);
 }
 
 // The state the saved trace starts from: the matching initial state of a closed system, or the
@@ -138,7 +138,7 @@ std::optional<exec::State> Replayer::start() {
     sys_.initialStates(init);
     for (const auto& it : init.items) {
       exec::State x = sys_.codec().decode(it.state);
-      if (!fabricated_ && (!want.is_object() || stateJson(p_, x) == want)) return x;
+      if (!fabricated_ && (!want.is_object() || report::stateJson(p_, x) == want)) return x;
       if (!s) s = std::move(x);
     }
     if (!s) {
@@ -167,7 +167,7 @@ std::optional<exec::State> Replayer::start() {
     s = std::move(made).value();
   }
   std::string problem;
-  if (want.is_object() && !setStateValues(p_, *s, want, problem)) {
+  if (want.is_object() && !report::setStateValues(p_, *s, want, problem)) {
     differs(0, "the saved initial state does not fit the model: " + problem);
     return std::nullopt;
   }
@@ -176,8 +176,8 @@ std::optional<exec::State> Replayer::start() {
     if (!text(steps_[0], "process").empty() && where.is_object())
       where[text(steps_[0], "process")] = text(steps_[0], "label");
     for (exec::ThreadId t = 0; t < s->threads.size(); ++t) {
-      std::string label =
-          p_.isClosed() ? text(where, threadName(p_, *s, t).c_str()) : text(steps_[0], "label");
+      std::string label = p_.isClosed() ? text(where, report::threadName(p_, *s, t).c_str())
+                                        : text(steps_[0], "label");
       if (label.empty()) continue;
       exec::Frame& f = s->threads[t].top();
       const auto& locs = p_.cfas[f.cfa].locs;
@@ -190,7 +190,7 @@ std::optional<exec::State> Replayer::start() {
       f.pc = *it;
     }
   }
-  if (want.is_object() && stateJson(p_, *s) != want) {
+  if (want.is_object() && report::stateJson(p_, *s) != want) {
     differs(0, "the saved initial state is not a state of the model");
     return std::nullopt;
   }
@@ -220,19 +220,19 @@ bool Replayer::startNextCall(exec::State& s) {
 
 bool Replayer::moveMatches(const exec::State& before, const search::Move& m, const json& st) const {
   if (m.method != ir::kNone)  // a method call of the class analysis: `call pop()`
-    return text(st, "statement") == moveText(p_, m);
+    return text(st, "statement") == report::moveText(p_, m);
   const std::string proc = text(st, "process");
   if (cls_ == ir::kNone && !proc.empty() &&
-      (m.thread >= before.threads.size() || threadName(p_, before, m.thread) != proc))
+      (m.thread >= before.threads.size() || report::threadName(p_, before, m.thread) != proc))
     return false;
   const uint32_t line = st.value("line", 0u);
   return !line || lineOf(p_, m) == line;
 }
 
 bool Replayer::stateMatches(const exec::State& s, const json& st) const {
-  if (st.contains("state") && stateJson(p_, s) != st["state"]) return false;
+  if (st.contains("state") && report::stateJson(p_, s) != st["state"]) return false;
   const json& where = st.contains("locations") ? st["locations"] : json();
-  return !where.is_object() || where.empty() || locationsJson(p_, s) == where;
+  return !where.is_object() || where.empty() || report::locationsJson(p_, s) == where;
 }
 
 void Replayer::differs(size_t step, const std::string& why,
@@ -275,9 +275,9 @@ std::optional<exec::State> Replayer::step(size_t i, const exec::State& cur, sear
       tr.steps.push_back({it.move, here, x});
       return x;
     }
-    std::string who = p_.isClosed() ? threadName(p_, here, it.move.thread) + " " : "";
+    std::string who = p_.isClosed() ? report::threadName(p_, here, it.move.thread) + " " : "";
     possible.push_back(who + "(line " + std::to_string(lineOf(p_, it.move)) +
-                       "): " + moveText(p_, it.move));
+                       "): " + report::moveText(p_, it.move));
   }
   for (const auto& e : cap.errors)
     possible.push_back(std::string("an error: ") + ir::errorKindName(e.kind) + ": " + e.message);
@@ -306,11 +306,11 @@ ErrorInfo Replayer::errorInfo(const search::FoundError& found, const search::Tra
   e.message = found.message;
   e.line = found.loc.line;
   e.label = text(err_, "label");
-  e.trace = traceSteps(p_, tr);
+  e.trace = report::traceSteps(p_, tr);
   for (size_t i = 0; cls_ != ir::kNone && i < e.trace.size(); ++i)
     e.trace[i].process = text(steps_[i], "process");  // the call the step belongs to
   for (auto& s : e.trace) s.fabricated = fabricated_ && &s == &e.trace.front();
-  e.initial = stateJson(p_, tr.initial);
+  e.initial = report::stateJson(p_, tr.initial);
   e.initialFabricated = fabricated_;
   return e;
 }
@@ -367,7 +367,7 @@ std::vector<int64_t> callArguments(const json& steps) {
 
 Report replay(ir::Program& p, const ReplayRequest& r) {
   RunBudget rb(r);  // reading a large report counts against the bounds too
-  std::unique_ptr<json> read = readReplayReport(r.reportFile, rb.budget, r.keepMemory);
+  std::unique_ptr<json> read = report::readReplayReport(r.reportFile, rb.budget, r.keepMemory);
   // Request::keepMemory: the report (a DOM of 1.3 GB for 138 MB of text) is left to the OS.
   struct Release {
     std::unique_ptr<json>& saved;

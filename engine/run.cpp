@@ -8,10 +8,10 @@
 
 #include "engine/api.h"
 #include "engine/setup.h"
-#include "engine/trace_steps.h"
 #include "mc/exec/evaluator.h"
 #include "mc/exec/system.h"
 #include "mc/expr/float64.h"
+#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -193,16 +193,16 @@ void Walk::go(exec::State& s) {
     const ir::EdgeId e = mv.edge;
     // What the step report needs of the state before it, not a copy of the state: that costs
     // its depth per step (run_deep_recursion.tdm, depth 10,000: 8.5 s, quadratic).
-    const std::map<std::string, std::string> before = stateValues(p_, s);
-    const std::vector<size_t> framesBefore = frameCounts(s);
+    const std::map<std::string, std::string> before = report::stateValues(p_, s);
+    const std::vector<size_t> framesBefore = report::frameCounts(s);
     TraceStep ts;
-    if (p_.isClosed()) ts.process = threadName(p_, s, t);
+    if (p_.isClosed()) ts.process = report::threadName(p_, s, t);
     ts.label = p_.locName(s.threads[t].top().pc);
     ts.statement = p_.edges[e].text;
     ts.line = p_.edges[e].loc.line;
     if (mv.isRendezvous())
       ts.statement +=
-          "  =>  " + threadName(p_, s, mv.partner) + ": " + p_.edges[mv.partnerEdge].text;
+          "  =>  " + report::threadName(p_, s, mv.partner) + ": " + p_.edges[mv.partnerEdge].text;
     const std::string label = ts.label;
     auto res = sys_.step(s, mv, chooser_);
     ts.step = steps++;
@@ -219,9 +219,9 @@ void Walk::go(exec::State& s) {
       }
       return;
     }
-    ts.changed = changedValues(p_, before, framesBefore, s);
-    ts.state = stateJson(p_, s);
-    if (p_.isClosed()) ts.locations = locationsJson(p_, s);
+    ts.changed = report::changedValues(p_, before, framesBefore, s);
+    ts.state = report::stateJson(p_, s);
+    if (p_.isClosed()) ts.locations = report::locationsJson(p_, s);
     record(std::move(ts));
     turn = sys_.turnAfter(s, mv);
     // Inside `atomic` the states between its statements are not states of the model (the block
@@ -276,7 +276,7 @@ Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
       rep.extra["error_trace_from_step"] = walk.recent.front().step;
     rep.error = walk.error;
   }
-  if (start.ok()) rep.extra["final_state"] = stateJson(p, start.value());
+  if (start.ok()) rep.extra["final_state"] = report::stateJson(p, start.value());
   return rep;
 }
 

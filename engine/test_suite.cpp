@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <fstream>
 
-#include "engine/report.h"
-#include "engine/trace_steps.h"
+#include "report/report.h"
+#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -125,7 +125,7 @@ TestRecorder::Recorded TestRecorder::record(const symbolic::PathEnd& end, bool c
              << ": " << rp.problem << "\n";
   }
   nlohmann::json t;
-  t["inputs"] = inputsJson(end);
+  t["inputs"] = report::inputsJson(end);
   t["labels"] = rp.labels;
   // unknown: the concrete run after the path needs a choice or an input the path did not fix.
   t["result"] = error ? "error" : cut || !rp.unfinished.empty() ? "unknown" : "pass";
@@ -133,12 +133,12 @@ TestRecorder::Recorded TestRecorder::record(const symbolic::PathEnd& end, bool c
   if (!error && !rp.unfinished.empty()) t["unfinished"] = rp.unfinished;
   if (error) {
     t["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
-    if (!error_) error_ = replayError(p_, entry_, rp, end);
+    if (!error_) error_ = report::replayError(p_, entry_, rp, end);
     ++failing_;
   }
   coverage_.addLabels(rp.labels);
   coverage_.addPath(end.path);
-  decls_.push_back({callText(p_, entry_, end.args, true), t["result"], end.script.size()});
+  decls_.push_back({report::callText(p_, entry_, end.args, true), t["result"], end.script.size()});
   tests_.push_back(std::move(t));
   return {tests_.back(), last_};
 }

@@ -14,7 +14,7 @@
 #include "engine/symbolic_run.h"
 #include "engine/test_suite.h"
 #include "engine/testgen_dse.h"
-#include "engine/trace_steps.h"
+#include "report/trace_steps.h"
 
 namespace tandem::engine {
 

@@ -71,14 +71,14 @@ void replayOn(const char* model, const std::string& report, const std::string& e
   r.limits.timeoutSeconds = 5;  // libFuzzer's -timeout=10 reports a hang past this
   r.limits.memoryLimitMb = 2048;
   try {
-    const engine::Report rep = engine::replay(*program, r);
-    fuzz::require(rep.verdict == engine::Verdict::Error ||
-                      rep.verdict == engine::Verdict::PotentialError ||
-                      rep.verdict == engine::Verdict::Unknown,
+    const report::Report rep = engine::replay(*program, r);
+    fuzz::require(rep.verdict == report::Verdict::Error ||
+                      rep.verdict == report::Verdict::PotentialError ||
+                      rep.verdict == report::Verdict::Unknown,
                   "a replay's verdict is error, potential-error or unknown");
-  } catch (const engine::CommandError& e) {
-    fuzz::require(e.kind() == engine::CommandError::Kind::Input ||
-                      e.kind() == engine::CommandError::Kind::Usage,
+  } catch (const report::CommandError& e) {
+    fuzz::require(e.kind() == report::CommandError::Kind::Input ||
+                      e.kind() == report::CommandError::Kind::Usage,
                   "a bad report is an input error");
   }
 }

@@ -1,13 +1,13 @@
-#include "engine/dot_graph.h"
+#include "report/dot_graph.h"
 
 #include <algorithm>
 #include <map>
 #include <ostream>
 #include <set>
 
-#include "engine/trace_steps.h"
+#include "report/trace_steps.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 namespace {
 
@@ -147,4 +147,4 @@ void writeProveDot(std::ostream& out, const fabricate::ProveResult& r,
   out << "}\n";
 }
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

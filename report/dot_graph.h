@@ -12,7 +12,7 @@
 #include "mc/search/state_codec.h"
 #include "mc/search/trace.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 struct CheckGraph {
   const ir::Program& program;
@@ -27,4 +27,4 @@ void writeCheckDot(std::ostream& out, const CheckGraph& g);
 void writeProveDot(std::ostream& out, const fabricate::ProveResult& r,
                    const abstraction::Abstraction& abs);
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

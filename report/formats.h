@@ -7,11 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/report.h"
+#include "report/report.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 nlohmann::json toSarif(const Report& r);
 std::string toJunit(const Report& r);
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

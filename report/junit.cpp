@@ -1,8 +1,8 @@
 #include <sstream>
 
-#include "engine/report_formats.h"
+#include "report/formats.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 namespace {
 
@@ -89,4 +89,4 @@ std::string toJunit(const Report& r) {
   return o.str();
 }
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

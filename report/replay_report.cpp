@@ -1,11 +1,11 @@
-#include "engine/replay_report.h"
+#include "report/replay_report.h"
 
 #include <filesystem>
 
-#include "engine/report.h"
 #include "mc/lang/input_file.h"
+#include "report/report.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 namespace {
 
@@ -178,4 +178,4 @@ std::unique_ptr<json> readReplayReport(const std::string& path, search::Budget& 
   return saved;
 }
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

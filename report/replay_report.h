@@ -8,7 +8,7 @@
 
 #include "mc/search/driver/budget.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 // The report at `path`; null when the budget stopped while it was read (its reason is the run's).
 // Throws CommandError (input-error, `PATH: error: ...`, naming the JSON path of a bad field) when
@@ -17,4 +17,4 @@ namespace tandem::engine {
 std::unique_ptr<nlohmann::json> readReplayReport(const std::string& path, search::Budget& budget,
                                                  bool keepMemory);
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

@@ -1,6 +1,6 @@
-#include "engine/report.h"
+#include "report/report.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 const char* verdictName(Verdict v) {
   switch (v) {
@@ -120,4 +120,4 @@ nlohmann::json diagnosticsJson(const std::string& command, const std::string& fi
   return j;
 }
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tandem::engine {
+namespace tandem::report {
 
 // The version of the report's shape: raised when a key changes meaning or disappears (adding
 // keys does not change it).
@@ -92,4 +92,4 @@ CommandError fileError(const std::string& file, const std::string& message);
 nlohmann::json diagnosticsJson(const std::string& command, const std::string& file,
                                const CommandError& e);
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

@@ -1,8 +1,8 @@
 #include <set>
 
-#include "engine/report_formats.h"
+#include "report/formats.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 namespace {
 
@@ -94,4 +94,4 @@ nlohmann::json toSarif(const Report& r) {
           {"runs", {run}}};
 }
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

@@ -1,10 +1,10 @@
-#include "engine/report_text.h"
+#include "report/text.h"
 
 #include <iomanip>
 #include <ostream>
 #include <sstream>
 
-namespace tandem::engine {
+namespace tandem::report {
 
 namespace {
 
@@ -449,4 +449,4 @@ void printText(std::ostream& os, const Report& r, const TextOptions& o) {
   if (o.stats) statsText(os, r);
 }
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <iosfwd>
 
-#include "engine/report.h"
+#include "report/report.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 enum class TraceFormat : uint8_t { Text, Json, Spin };
 
@@ -20,4 +20,4 @@ void printText(std::ostream& os, const Report& r, const TextOptions& o);
 // One line per step: `    3  P[0]  T: turn := 1 - pid    {turn = 0}`.
 void printTraceStep(std::ostream& os, const TraceStep& s);
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

@@ -1,4 +1,4 @@
-#include "engine/trace_steps.h"
+#include "report/trace_steps.h"
 
 #include <cmath>
 #include <limits>
@@ -7,7 +7,7 @@
 #include "mc/exec/state_format.h"
 #include "mc/expr/float64.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 std::string threadName(const ir::Program& p, const exec::State& s, exec::ThreadId t) {
   const exec::Thread& th = s.threads[t];
@@ -329,4 +329,4 @@ nlohmann::json inputsJson(const symbolic::PathEnd& end) {
   return j;
 }
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

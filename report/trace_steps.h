@@ -8,13 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/report.h"
 #include "mc/exec/state.h"
 #include "mc/ir/program.h"
 #include "mc/search/trace.h"
 #include "mc/symbolic/replay.h"
+#include "report/report.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 // `P`, `P[1]`, the entry procedure's name, or "rules".
 std::string threadName(const ir::Program& p, const exec::State& s, exec::ThreadId t);
@@ -68,4 +68,4 @@ nlohmann::json inputsJson(const symbolic::PathEnd& end);
 // The class analysis: the initialiser's call, then each method call, with named arguments.
 nlohmann::json callsJson(const ir::Program& p, ir::CfaId entry, const symbolic::PathEnd& end);
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

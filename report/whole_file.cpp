@@ -1,4 +1,4 @@
-#include "engine/whole_file.h"
+#include "report/whole_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,9 +9,9 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/report.h"
+#include "report/report.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 namespace {
 
@@ -89,4 +89,4 @@ WriteOutcome writeWhole(const std::string& path, const std::string& text, search
   return WriteOutcome::Written;
 }
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

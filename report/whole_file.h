@@ -7,7 +7,7 @@
 
 #include "mc/search/driver/budget.h"
 
-namespace tandem::engine {
+namespace tandem::report {
 
 // Written: `path` holds `text`. Stopped: the budget stopped the writing (polled between chunks
 // of a few MB), and `path` is as it was. A regular file (or a new one) is written to a temporary
@@ -17,4 +17,4 @@ namespace tandem::engine {
 enum class WriteOutcome { Written, Stopped };
 WriteOutcome writeWhole(const std::string& path, const std::string& text, search::Budget& budget);
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

@@ -11,12 +11,12 @@
 
 #include "engine/api.h"
 #include "engine/load.h"
-#include "engine/report_formats.h"
-#include "engine/report_text.h"
 #include "mc/cli/options.h"
 #include "mc/cli/signals.h"
 #include "mc/search/explore/mpi_transport.h"
 #include "mc/symbolic/sym_state.h"
+#include "report/formats.h"
+#include "report/text.h"
 
 namespace tandem::cli {
 
@@ -35,11 +35,11 @@ bool wantsJson(int argc, char** argv) {
 class JsonSteps final : public engine::StepObserver {
  public:
   explicit JsonSteps(std::ostream& out) : out_(out) {}
-  void step(const engine::TraceStep& s) override {
-    out_ << (started_ ? ",\n" : "{\"trace\": [\n") << engine::traceStepJson(s).dump();
+  void step(const report::TraceStep& s) override {
+    out_ << (started_ ? ",\n" : "{\"trace\": [\n") << report::traceStepJson(s).dump();
     started_ = true;
   }
-  void finish(const engine::Report& r) {
+  void finish(const report::Report& r) {
     out_ << (started_ ? "\n], " : "{\"trace\": [], ");
     const std::string rest = r.toJson().dump(2);
     out_ << rest.substr(rest.find('{') + 1) << "\n";
@@ -53,7 +53,7 @@ class JsonSteps final : public engine::StepObserver {
 class TextSteps final : public engine::StepObserver {
  public:
   explicit TextSteps(std::ostream& out) : out_(out) {}
-  void step(const engine::TraceStep& s) override { engine::printTraceStep(out_, s); }
+  void step(const report::TraceStep& s) override { report::printTraceStep(out_, s); }
 
  private:
   std::ostream& out_;
@@ -71,7 +71,7 @@ bool keepMemory(const std::ostream& out, const std::ostream& err) {
 #endif
 }
 
-engine::Report dispatch(Invocation& o, ir::Program& p, std::ostream& out) {
+report::Report dispatch(Invocation& o, ir::Program& p, std::ostream& out) {
   switch (o.command) {
     case Command::Check:
       return engine::check(p, o.as<engine::CheckRequest>());
@@ -94,7 +94,7 @@ engine::Report dispatch(Invocation& o, ir::Program& p, std::ostream& out) {
   const engine::RunRequest& r = o.as<engine::RunRequest>();
   if (o.output.json) {
     JsonSteps steps(out);
-    engine::Report rep = engine::run(p, r, steps);
+    report::Report rep = engine::run(p, r, steps);
     steps.finish(rep);
     return rep;
   }
@@ -102,29 +102,29 @@ engine::Report dispatch(Invocation& o, ir::Program& p, std::ostream& out) {
   return engine::run(p, r, steps);
 }
 
-int fail(const engine::CommandError& e, const std::string& command, const std::string& file,
+int fail(const report::CommandError& e, const std::string& command, const std::string& file,
          bool json, std::ostream& out, std::ostream& err) {
   err << e.text();
-  if (e.kind() == engine::CommandError::Kind::Usage) err << kUsage;
-  if (json) out << engine::diagnosticsJson(command, file, e).dump(2) << "\n";
+  if (e.kind() == report::CommandError::Kind::Usage) err << kUsage;
+  if (json) out << report::diagnosticsJson(command, file, e).dump(2) << "\n";
   return 2;
 }
 
 // The report of a run that ended in a way no engine reports (memory exhausted in an
 // allocation, an internal error): verdict unknown with the reason, never a crash.
 // --sarif FILE, --junit FILE: the report in the formats CI systems read.
-void writeFormats(const Output& o, const engine::Report& rep) {
+void writeFormats(const Output& o, const report::Report& rep) {
   auto write = [](const std::string& path, const std::string& text) {
     std::ofstream f(path);
-    if (!(f << text)) throw engine::inputError(path, "cannot write " + path);
+    if (!(f << text)) throw report::inputError(path, "cannot write " + path);
   };
-  if (!o.sarif.empty()) write(o.sarif, engine::toSarif(rep).dump(2) + "\n");
-  if (!o.junit.empty()) write(o.junit, engine::toJunit(rep));
+  if (!o.sarif.empty()) write(o.sarif, report::toSarif(rep).dump(2) + "\n");
+  if (!o.junit.empty()) write(o.junit, report::toJunit(rep));
 }
 
 int abort(const Invocation& o, const std::string& reason, std::ostream& out, std::ostream& err) {
   err << "tandem: " << reason << "\n";
-  engine::Report rep;
+  report::Report rep;
   rep.command = commandName(o.command);
   rep.file = o.common().file;
   rep.reason = reason;
@@ -132,7 +132,7 @@ int abort(const Invocation& o, const std::string& reason, std::ostream& out, std
     out << rep.toJson().dump(2) << "\n";
   else
     out << "verdict: unknown (" << reason << ")\n";
-  return engine::exitCode(rep.verdict);
+  return report::exitCode(rep.verdict);
 }
 
 }  // namespace
@@ -154,7 +154,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
       out << listOptions();
       return 0;
     case ParseStatus::Error:
-      return fail(engine::usageError(pr.message), pr.command, pr.file, json, out, err);
+      return fail(report::usageError(pr.message), pr.command, pr.file, json, out, err);
     case ParseStatus::Ok:
       break;
   }
@@ -165,7 +165,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::ostream silent(nullptr);  // no buffer: writes are dropped
   if (o.command == Command::Check && o.as<engine::CheckRequest>().distributed) {
     if (!search::mpiBuiltIn())
-      return fail(engine::usageError("--distributed: tandem was built without MPI (install "
+      return fail(report::usageError("--distributed: tandem was built without MPI (install "
                                      "libopenmpi-dev and build again)"),
                   commandName(o.command), common.file, o.output.json, out, err);
     if (search::launchedByMpirun()) ranks = search::openMpi();
@@ -184,7 +184,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (o.command == Command::Check && !o.as<engine::CheckRequest>().testsFile.empty())
       testFiles.push_back(o.as<engine::CheckRequest>().testsFile);
     program = engine::loadModel(common.file, common.invariants, testFiles);
-  } catch (const engine::CommandError& e) {
+  } catch (const report::CommandError& e) {
     return exitStatus(fail(e, commandName(o.command), common.file, o.output.json, to, diag));
   }
   const int status = exitStatus(execute(std::move(o), *program, to, diag, ranks.get()));
@@ -209,9 +209,9 @@ int execute(Invocation o, ir::Program& p, std::ostream& out, std::ostream& err,
   p.checkOverflow = r.tracked[static_cast<size_t>(ir::ErrorKind::Overflow)];
   try {
     if (o.output.json && o.wasGiven("trace-format"))
-      throw engine::usageError(
+      throw report::usageError(
           "--trace-format shapes the text report; with --json the trace is error.trace");
-    engine::Report rep = dispatch(o, p, out);
+    report::Report rep = dispatch(o, p, out);
     // What `replay` needs to re-run the counterexample besides the model.
     if (o.command != Command::Replay) {
       if (!r.entry.empty()) rep.extra["entry"] = r.entry;
@@ -225,19 +225,19 @@ int execute(Invocation o, ir::Program& p, std::ostream& out, std::ostream& err,
     // --fail-on: CI treats these verdicts as failures (exit 1).
     const auto& failOn = o.output.failOn;
     const bool fails = std::find(failOn.begin(), failOn.end(), rep.verdict) != failOn.end();
-    const int code = fails ? 1 : engine::exitCode(rep.verdict);
+    const int code = fails ? 1 : report::exitCode(rep.verdict);
     if (ranks && ranks->rank() != 0) return code;  // --distributed: rank 0 reports for all
     writeFormats(o.output, rep);
     if (o.command == Command::Run && o.output.json) return code;
     if (o.output.json)
       out << rep.toJson().dump(2) << "\n";
     else
-      engine::printText(out, rep, o.output.text);
+      report::printText(out, rep, o.output.text);
     return code;
-  } catch (const engine::CommandError& e) {
+  } catch (const report::CommandError& e) {
     return fail(e, commandName(o.command), file, o.output.json, out, err);
   } catch (const symbolic::NotImplemented& e) {
-    return fail(engine::inputError(file, e.what()), commandName(o.command), file, o.output.json,
+    return fail(report::inputError(file, e.what()), commandName(o.command), file, o.output.json,
                 out, err);
   } catch (const std::bad_alloc&) {
     return abort(o, "memory exhausted (an allocation failed)", out, err);

@@ -9,9 +9,9 @@
 #include <variant>
 #include <vector>
 
-#include "engine/report.h"
-#include "engine/report_text.h"
 #include "engine/request.h"
+#include "report/report.h"
+#include "report/text.h"
 
 namespace tandem::cli {
 
@@ -24,9 +24,9 @@ const std::vector<Command>& allCommands();  // the implemented commands
 struct Output {
   bool json = false;                    // --json: the JSON report on stdout
   bool progress = false;                // --progress: the progress line even off a terminal
-  engine::TextOptions text;             // --trace, --trace-format, --stats
+  report::TextOptions text;             // --trace, --trace-format, --stats
   std::string sarif, junit;             // --sarif FILE, --junit FILE
-  std::vector<engine::Verdict> failOn;  // --fail-on: verdicts that exit 1 as errors do
+  std::vector<report::Verdict> failOn;  // --fail-on: verdicts that exit 1 as errors do
 };
 
 using AnyRequest = std::variant<engine::CheckRequest, engine::ProveRequest, engine::TestgenRequest,

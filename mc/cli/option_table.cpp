@@ -140,10 +140,10 @@ std::optional<search::StoreKind> parseStore(std::string_view v) {
          : v == "bitstate" ? search::StoreKind::Bitstate
                            : search::StoreKind::Exact;
 }
-std::optional<engine::TraceFormat> parseTraceFormat(std::string_view v) {
-  return v == "json"   ? engine::TraceFormat::Json
-         : v == "spin" ? engine::TraceFormat::Spin
-                       : engine::TraceFormat::Text;
+std::optional<report::TraceFormat> parseTraceFormat(std::string_view v) {
+  return v == "json"   ? report::TraceFormat::Json
+         : v == "spin" ? report::TraceFormat::Spin
+                       : report::TraceFormat::Text;
 }
 const char* backendText(smt::Backend b) { return smt::backendName(b); }
 // A default in help, from the field's own default (so that it is spelled once).
@@ -158,7 +158,7 @@ std::string num(double v) {
 void addCheck(Request& r, const std::string& v) {
   auto kind = ir::parseErrorKind(v);
   if (!kind)
-    throw engine::usageError(
+    throw report::usageError(
         "unknown error kind '" + v +
         "' in --check (kinds: assert, invariant, index-out-of-bounds, "
         "null-deref, div-by-zero, negative-size, deadlock, float-conversion, overflow)");
@@ -171,21 +171,21 @@ Apply deadlock(bool on) {
   return [on](Invocation& inv, const std::string&) {
     Request& r = inv.common();
     if (r.deadlock && *r.deadlock != on)
-      throw engine::usageError("--deadlock and --no-deadlock conflict");
+      throw report::usageError("--deadlock and --no-deadlock conflict");
     r.deadlock = on;
     r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)] = on;
   };
 }
 Apply por(bool value) {
   return on<CheckRequest>([value](CheckRequest& r, const std::string&) {
-    if (r.por && *r.por != value) throw engine::usageError("--por and --no-por conflict");
+    if (r.por && *r.por != value) throw report::usageError("--por and --no-por conflict");
     r.por = value;
   });
 }
 Apply dse(engine::Dse mode) {
   return on<TestgenRequest>([mode](TestgenRequest& r, const std::string&) {
     if (r.dse != engine::Dse::Off && r.dse != mode)
-      throw engine::usageError("--compositional and --dse exclude each other");
+      throw report::usageError("--compositional and --dse exclude each other");
     r.dse = mode;
   });
 }
@@ -207,7 +207,7 @@ std::vector<OptionSpec> buildTable() {
     {"steps", 0, V::Count, "N", num(RunRequest{}.steps), "steps of the walk (a closed system walks exactly this many)", kRun, {}, to(&RunRequest::steps)},
     {"inputs", 0, V::Choice, "MODE", "symbolic", "check --entry: every input, or only the `test` inputs", kCheck, {"symbolic", "tests"}, on<CheckRequest>([](CheckRequest& r, const std::string& v) {
        if (v == "symbolic" && !r.testsFile.empty())
-         throw engine::usageError("--tests runs the tests of a file: it excludes --inputs symbolic");
+         throw report::usageError("--tests runs the tests of a file: it excludes --inputs symbolic");
        r.inputs = v == "tests" ? engine::Inputs::Tests : engine::Inputs::Symbolic;
      })},
     // Search and bounds.
@@ -218,7 +218,7 @@ std::vector<OptionSpec> buildTable() {
     {"store", 0, V::Choice, "KIND", "exact", "the visited set of the explicit search: exact (every state's bytes), tree (tree compression; dfs only), or the lossy hc (64-bit hash compaction) and bitstate (supertrace); a lossy store's exhausted search is unknown, with the probability that a state was omitted (dfs only)", kCheck, {"exact", "tree", "hc", "bitstate"}, parsed(parseStore, &CheckRequest::store)},
     {"bitstate-bits", 0, V::Count, "B", "27", "--store bitstate: an array of 2^B bits (8 to 40; 27 is 16 MiB, SPIN's -w27), 3 hash functions; the default shrinks to fit half of --memory-limit", kCheck, {}, on<CheckRequest>([](CheckRequest& r, const std::string& v) {
        const uint64_t b = std::stoull(v);
-       if (b < 8 || b > 40) throw engine::usageError("--bitstate-bits must be between 8 and 40 (2^B bits)");
+       if (b < 8 || b > 40) throw report::usageError("--bitstate-bits must be between 8 and 40 (2^B bits)");
        r.bitstateBits = static_cast<unsigned>(b);
      })},
     {"distributed", 0, V::Flag, "", "", "spread the explicit search of a closed system over the ranks of mpirun -np K (Open MPI; one rank without mpirun; docs/check.md)", kCheck, {}, to(&CheckRequest::distributed)},
@@ -278,7 +278,7 @@ std::vector<OptionSpec> buildTable() {
     {"heuristic", 0, V::Text, "NAME,...", "incremental", "--solving mixed: the ISSTA'11 heuristics, any of incremental, partition, random, comma-separated: each round of tries gives each one try, in this order (--paper-defaults: random)", kCheck | kTestgen, {}, on<CheckRequest, TestgenRequest>([](auto& r, const std::string& v) {
        std::string why;
        r.mixed.heuristics = symbolic::parseHeuristicList(v, &why);
-       if (!r.mixed.heuristics) throw engine::usageError("--heuristic: " + why);
+       if (!r.mixed.heuristics) throw report::usageError("--heuristic: " + why);
      })},
     {"max-tries", 0, V::Count, "N", num(symbolic::MixedOptions{}.maxTries), "--solving mixed: rounds of tries of the heuristics (--paper-defaults: 1000); dart: restarts", kCheck | kTestgen, {}, on<CheckRequest, TestgenRequest>([](auto& r, const std::string& v) { assign(r.mixed.maxTries, v); })},
     {"paper-defaults", 0, V::Flag, "", "", "--solving mixed: the paper's settings: random solving (ISSTA'11 Sect. 3.5) as the heuristic and 1000 rounds of tries, unless --heuristic or --max-tries is given", kCheck | kTestgen, {}, on<CheckRequest, TestgenRequest>([](auto& r, const std::string&) { r.mixed.paperDefaults = true; })},
@@ -299,12 +299,12 @@ std::vector<OptionSpec> buildTable() {
     {"junit", 0, V::Text, "FILE", "", "also write the report as JUnit XML (a test case per generated test, and one for the verdict)", kCheck | kProve | kTestgen | kCover, {}, out(&Output::junit)},
     {"fail-on", 0, V::List, "VERDICT,...", "", "exit 1 on these verdicts too, for CI: unknown, potential-error", kCheck | kProve | kTestgen | kCover | kRun, {}, [](Invocation& inv, const std::string& v) {
        if (v != "unknown" && v != "potential-error")
-         throw engine::usageError("--fail-on " + v + ": the verdicts it can make fail are unknown and potential-error");
-       inv.output.failOn.push_back(v == "unknown" ? engine::Verdict::Unknown : engine::Verdict::PotentialError);
+         throw report::usageError("--fail-on " + v + ": the verdicts it can make fail are unknown and potential-error");
+       inv.output.failOn.push_back(v == "unknown" ? report::Verdict::Unknown : report::Verdict::PotentialError);
      }},
     {"tests", 0, V::Text, "FILE", "", "check --entry: run the `test` declarations of FILE (written by testgen or cover with --tests-out) with the model's own; implies --inputs tests", kCheck, {}, on<CheckRequest>([](CheckRequest& r, const std::string& v) {
        if (r.inputs == engine::Inputs::Symbolic)
-         throw engine::usageError("--tests runs the tests of a file: it excludes --inputs symbolic");
+         throw report::usageError("--tests runs the tests of a file: it excludes --inputs symbolic");
        r.testsFile = v;
        r.inputs = engine::Inputs::Tests;  // --tests implies --inputs tests
      })},

@@ -38,7 +38,7 @@ struct OptionSpec {
   CommandMask commands = 0;  // 0: global (--help, --version, ...)
   std::vector<std::string> choices;
   // Stores the (validated) value in the field that reads it; flags get "". Throws
-  // engine::CommandError (usage) when it conflicts with an option applied before, and
+  // report::CommandError (usage) when it conflicts with an option applied before, and
   // std::out_of_range when the number does not fit the field.
   std::function<void(Invocation&, const std::string&)> apply;
   // A command whose default differs (`prove --search` is bfs), and that default.

@@ -354,7 +354,7 @@ ParseResult parseOptions(int argc, const char* const* argv) {
       } else {
         spec->apply(o, value);
       }
-    } catch (const engine::CommandError& e) {
+    } catch (const report::CommandError& e) {
       return fail(e.diagnostics().empty() ? e.text() : e.diagnostics().front().message);
     } catch (const std::out_of_range&) {
       return fail("--" + spec->name + " " + value + " is too large");

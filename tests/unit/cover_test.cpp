@@ -18,7 +18,7 @@
 namespace tandem {
 namespace {
 
-engine::Report cover(ir::Program& p, const std::string& entry, uint32_t k, cover::Algo algo,
+report::Report cover(ir::Program& p, const std::string& entry, uint32_t k, cover::Algo algo,
                      const std::string& solver = "z3", bool guided = true) {
   engine::CoverRequest r;
   r.guided = guided;
@@ -30,7 +30,7 @@ engine::Report cover(ir::Program& p, const std::string& entry, uint32_t k, cover
   return engine::cover(p, r);
 }
 
-std::set<std::string> labels(const engine::Report& r, const char* key) {
+std::set<std::string> labels(const report::Report& r, const char* key) {
   std::set<std::string> out;
   for (const auto& l : r.extra[key]) out.insert(l.get<std::string>());
   return out;
@@ -41,14 +41,14 @@ const char* const kSolvers[] = {"z3", "cvc5"};
 
 // Every algorithm on both solvers: the same verdict and the same infeasible labels; returns them.
 std::set<std::string> agreed(ir::Program& p, const std::string& entry, uint32_t k,
-                             engine::Verdict verdict) {
+                             report::Verdict verdict) {
   std::optional<std::set<std::string>> first;
   for (const char* solver : kSolvers)
     for (int i = 0; i < 4; ++i) {  // the three algorithms, and statements without guidance
       const cover::Algo a = i < 3 ? kAlgos[i] : cover::Algo::Statements;
       CAPTURE(solver);
       CAPTURE(i);
-      engine::Report r = cover(p, entry, k, a, solver, i < 3);
+      report::Report r = cover(p, entry, k, a, solver, i < 3);
       CHECK(r.verdict == verdict);
       std::set<std::string> inf = labels(r, "infeasible_labels");
       if (!first) first = inf;
@@ -64,22 +64,22 @@ TEST_CASE("cover: infeasible.tdm, the loop unwound K times without added executi
   // K = 2: paths 2 (the first if) x 3 (0, 1 or 2 iterations); DEEP needs i == 3.
   for (const char* solver : kSolvers) {
     CAPTURE(solver);
-    engine::Report r2 = cover(*p, "g", 2, cover::Algo::Paths, solver);
+    report::Report r2 = cover(*p, "g", 2, cover::Algo::Paths, solver);
     CHECK(r2.stats["paths"] == 6);
     CHECK(r2.extra["bounded"] == true);
-    engine::Report r3 = cover(*p, "g", 3, cover::Algo::Paths, solver);
+    report::Report r3 = cover(*p, "g", 3, cover::Algo::Paths, solver);
     CHECK(r3.stats["paths"] == 8);  // 4 loop paths; the third iteration takes DEEP
     CHECK(labels(r3, "covered_labels").count("DEEP"));
   }
-  CHECK(agreed(*p, "g", 2, engine::Verdict::Completed) == std::set<std::string>{"DEAD", "DEEP"});
-  CHECK(agreed(*p, "g", 3, engine::Verdict::Completed) == std::set<std::string>{"DEAD"});
-  CHECK(agreed(*p, "g", 0, engine::Verdict::Completed) == std::set<std::string>{"DEAD", "DEEP"});
+  CHECK(agreed(*p, "g", 2, report::Verdict::Completed) == std::set<std::string>{"DEAD", "DEEP"});
+  CHECK(agreed(*p, "g", 3, report::Verdict::Completed) == std::set<std::string>{"DEAD"});
+  CHECK(agreed(*p, "g", 0, report::Verdict::Completed) == std::set<std::string>{"DEAD", "DEEP"});
 }
 
 TEST_CASE("cover: statements needs fewer queries than paths, and each test is a real execution") {
   auto p = test::loadShared("infeasible.tdm");
-  engine::Report pc = cover(*p, "g", 4, cover::Algo::Paths);
-  engine::Report sc = cover(*p, "g", 4, cover::Algo::Statements);
+  report::Report pc = cover(*p, "g", 4, cover::Algo::Paths);
+  report::Report sc = cover(*p, "g", 4, cover::Algo::Statements);
   CHECK(sc.stats["solver_queries"].get<uint64_t>() < pc.stats["solver_queries"].get<uint64_t>());
   CHECK(pc.stats["solver_queries"].get<uint64_t>() == pc.stats["paths"].get<uint64_t>() + 1);
   for (const auto& t : sc.extra["tests"]) CHECK(t["result"] == "pass");
@@ -98,7 +98,7 @@ TEST_CASE("cover: guided statements learn from unsat cores; a dead location need
   )");
   for (const char* solver : kSolvers) {
     CAPTURE(solver);
-    engine::Report r = cover(*p, "h", 2, cover::Algo::Statements, solver);
+    report::Report r = cover(*p, "h", 2, cover::Algo::Statements, solver);
     CHECK(labels(r, "infeasible_labels") == std::set<std::string>{"DEAD"});
     CHECK(r.stats["tests"] == 2);
     CHECK(r.stats["solver_queries"] == 3);
@@ -110,8 +110,8 @@ TEST_CASE("cover: i32 arithmetic wraps, int does not") {
     proc w(x: i32) { var y: i32 = x + 1; if (y < x) { WRAP: y := 0; } }
     proc m(x: int) { var y: int = x + 1; if (y < x) { NEVER: y := 0; } }
   )");
-  CHECK(agreed(*p, "w", 2, engine::Verdict::Completed).empty());
-  CHECK(agreed(*p, "m", 2, engine::Verdict::Completed) == std::set<std::string>{"NEVER"});
+  CHECK(agreed(*p, "w", 2, report::Verdict::Completed).empty());
+  CHECK(agreed(*p, "m", 2, report::Verdict::Completed) == std::set<std::string>{"NEVER"});
 }
 
 TEST_CASE("cover: an assertion is a conditional choice: a failing test is an error") {
@@ -123,8 +123,8 @@ TEST_CASE("cover: an assertion is a conditional choice: a failing test is an err
       if (x > 3 && x < 2) { DEAD: x := 0; }
     }
   )");
-  CHECK(agreed(*p, "f", 1, engine::Verdict::Error) == std::set<std::string>{"DEAD"});
-  engine::Report r = cover(*p, "f", 1, cover::Algo::Statements);
+  CHECK(agreed(*p, "f", 1, report::Verdict::Error) == std::set<std::string>{"DEAD"});
+  report::Report r = cover(*p, "f", 1, cover::Algo::Statements);
   REQUIRE(r.error);
   CHECK(r.error->kind == "assert");
   CHECK(!r.error->trace.empty());
@@ -144,11 +144,11 @@ TEST_CASE("cover: calls are inlined, recursion unwound K times") {
     }
   )");
   // r(3) needs four activations of r: K = 2 allows three.
-  CHECK(agreed(*p, "main", 2, engine::Verdict::Completed) == std::set<std::string>{"DEEP", "NEG"});
-  CHECK(agreed(*p, "main", 3, engine::Verdict::Completed) == std::set<std::string>{"NEG"});
+  CHECK(agreed(*p, "main", 2, report::Verdict::Completed) == std::set<std::string>{"DEEP", "NEG"});
+  CHECK(agreed(*p, "main", 3, report::Verdict::Completed) == std::set<std::string>{"NEG"});
 }
 
-engine::Report coverSummaries(ir::Program& p, const std::string& entry, uint32_t k,
+report::Report coverSummaries(ir::Program& p, const std::string& entry, uint32_t k,
                               cover::Algo algo, const std::string& solver) {
   engine::CoverRequest r;
   r.file = "t.tdm";
@@ -162,14 +162,14 @@ engine::Report coverSummaries(ir::Program& p, const std::string& entry, uint32_t
 
 // --summaries on statements and fm, both solvers: the verdict, covered and infeasible labels of
 // inlining; returns the reports (statements z3 first).
-std::vector<engine::Report> summarisedAgrees(ir::Program& p, const std::string& entry, uint32_t k) {
-  engine::Report inlined = cover(p, entry, k, cover::Algo::Statements);
-  std::vector<engine::Report> out;
+std::vector<report::Report> summarisedAgrees(ir::Program& p, const std::string& entry, uint32_t k) {
+  report::Report inlined = cover(p, entry, k, cover::Algo::Statements);
+  std::vector<report::Report> out;
   for (const char* solver : kSolvers)
     for (cover::Algo a : {cover::Algo::Statements, cover::Algo::Fm}) {
       CAPTURE(solver);
       CAPTURE(cover::algoName(a));
-      engine::Report r = coverSummaries(p, entry, k, a, solver);
+      report::Report r = coverSummaries(p, entry, k, a, solver);
       CHECK(r.verdict == inlined.verdict);
       CHECK(labels(r, "infeasible_labels") == labels(inlined, "infeasible_labels"));
       CHECK(labels(r, "covered_labels") == labels(inlined, "covered_labels"));
@@ -201,7 +201,7 @@ TEST_CASE(
       return t;
     }
   )");
-  std::vector<engine::Report> rs = summarisedAgrees(*p, "main", 3);
+  std::vector<report::Report> rs = summarisedAgrees(*p, "main", 3);
   CHECK(labels(rs[0], "infeasible_labels") == std::set<std::string>{"CALLEE_DEAD", "CALLER_DEAD"});
   // CALLEE_DEAD is infeasible in noisy's own analysis, CALLER_DEAD even when noisy returns any
   // value: no inlined verification condition is built. The unwound caller is smaller.
@@ -230,7 +230,7 @@ TEST_CASE("cover --summaries: what the callee's tests leave out is asked with th
       return c;
     }
   )");
-  std::vector<engine::Report> rs = summarisedAgrees(*p, "main", 1);
+  std::vector<report::Report> rs = summarisedAgrees(*p, "main", 1);
   CHECK(labels(rs[0], "infeasible_labels") == std::set<std::string>{"DEAD"});
   // DEAD is infeasible only because clamp's result is at most 10: with clamp returning any
   // value it is reachable, so the refinement inlines the calls to say it.
@@ -268,7 +268,7 @@ TEST_CASE("cover --summaries: an execution that fails in the callee reaches what
         }
       }
     )");
-    std::vector<engine::Report> rs = summarisedAgrees(*p, "main", 1);
+    std::vector<report::Report> rs = summarisedAgrees(*p, "main", 1);
     CHECK(labels(rs[0], "covered_labels").count("L") == 1);
   }
 }
@@ -288,8 +288,8 @@ TEST_CASE("cover --summaries: an error the tests' results would fold away is sti
       assert r != 0;
     }
   )");
-  std::vector<engine::Report> rs = summarisedAgrees(*p, "main", 1);
-  CHECK(rs[0].verdict == engine::Verdict::Error);
+  std::vector<report::Report> rs = summarisedAgrees(*p, "main", 1);
+  CHECK(rs[0].verdict == report::Verdict::Error);
 }
 
 TEST_CASE("cover: a loop of gotos is unwound like a while loop") {
@@ -305,14 +305,14 @@ TEST_CASE("cover: a loop of gotos is unwound like a while loop") {
         return;
     }
   )");
-  CHECK(agreed(*p, "g", 1, engine::Verdict::Completed) == std::set<std::string>{"TWO"});
-  CHECK(agreed(*p, "g", 2, engine::Verdict::Completed).empty());
+  CHECK(agreed(*p, "g", 1, report::Verdict::Completed) == std::set<std::string>{"TWO"});
+  CHECK(agreed(*p, "g", 2, report::Verdict::Completed).empty());
   CHECK(cover(*p, "g", 2, cover::Algo::Paths).stats["paths"] == 3);
 }
 
 TEST_CASE("cover: references that differ where paths meet keep their paths apart") {
   auto p = test::loadShared("foo_null.tdm");
-  CHECK(agreed(*p, "foo", 2, engine::Verdict::Error) == std::set<std::string>{"E"});
+  CHECK(agreed(*p, "foo", 2, report::Verdict::Error) == std::set<std::string>{"E"});
 }
 
 TEST_CASE("cover: a bound gives unknown and claims nothing infeasible") {
@@ -322,8 +322,8 @@ TEST_CASE("cover: a bound gives unknown and claims nothing infeasible") {
   r.entry = "g";
   r.unwind = 50;
   r.limits.maxStates = 20;
-  engine::Report rep = engine::cover(*p, r);
-  CHECK(rep.verdict == engine::Verdict::Unknown);
+  report::Report rep = engine::cover(*p, r);
+  CHECK(rep.verdict == report::Verdict::Unknown);
   CHECK(rep.reason == "state bound (20)");
   CHECK(rep.extra["infeasible_labels"].empty());
 }
@@ -336,9 +336,9 @@ TEST_CASE("cover: what the encoding cannot express is an input error") {
   engine::CoverRequest r;
   r.file = "t.tdm";
   r.entry = "f";
-  CHECK_THROWS_AS(engine::cover(*p, r), engine::CommandError);
+  CHECK_THROWS_AS(engine::cover(*p, r), report::CommandError);
   r.entry = "nosuch";
-  CHECK_THROWS_AS(engine::cover(*p, r), engine::CommandError);
+  CHECK_THROWS_AS(engine::cover(*p, r), report::CommandError);
 }
 
 }  // namespace
@@ -357,7 +357,7 @@ TEST_CASE("cover --prove-infeasible: DEAD is infeasible for every unwinding, DEE
     r.unwind = 2;
     r.proveInfeasible = true;
     r.solver.backend = *smt::parseBackend(solver);
-    engine::Report rep = engine::cover(*p, r);
+    report::Report rep = engine::cover(*p, r);
     std::map<std::string, std::string> result;
     for (const auto& j : rep.extra["proved_infeasible"])
       if (j.contains("label")) result[j["label"].get<std::string>()] = j["result"];
@@ -381,8 +381,8 @@ TEST_CASE("cover --tests-out: one `test f(...)` per test, which check --inputs t
   r.file = "t.tdm";
   r.entry = "g";
   r.testsOut = out;
-  engine::Report rep = engine::cover(*p, r);
-  CHECK(rep.verdict == engine::Verdict::Error);
+  report::Report rep = engine::cover(*p, r);
+  CHECK(rep.verdict == report::Verdict::Error);
   std::ifstream in(out);
   std::stringstream text;
   text << in.rdbuf();
@@ -398,8 +398,8 @@ TEST_CASE("cover --tests-out: one `test f(...)` per test, which check --inputs t
   c.file = "t.tdm";
   c.entry = "g";
   c.inputs = engine::Inputs::Tests;
-  engine::Report checked = engine::check(*withTests, c);
-  CHECK(checked.verdict == engine::Verdict::Error);
+  report::Report checked = engine::check(*withTests, c);
+  CHECK(checked.verdict == report::Verdict::Error);
 }
 
 }  // namespace
