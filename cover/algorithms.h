@@ -28,9 +28,9 @@ const char* algoName(Algo a);
 std::optional<Algo> parseAlgo(std::string_view s);
 
 struct CoverTest {
-  std::vector<uint32_t> arcs;  // ReachVc arcs from the root to an end
-  symbolic::PathEnd end;       // the path and inputs as the replay takes them
-  symbolic::Replay replay;     // followed; its error, if the path ends in one
+  std::vector<uint32_t> arcs;         // ReachVc arcs from the root to an end
+  symbolic::PathEnd end;              // the path and inputs as the replay takes them
+  symbolic::Replay replay;            // followed; its error, if the path ends in one
   std::vector<ir::LocId> locs;        // the locations it visits (summarised callees' too)
   ir::EdgeId returnEdge = ir::kNone;  // a test that returns: the entry's return edge
 };
@@ -56,8 +56,8 @@ struct Known {
 class Enumerator {
  public:
   // `budget` ends the enumeration between queries (the solver's own stop ends a query).
-  Enumerator(const ir::Program& p, const Unwinding& u, const ReachVc& vc,
-             const exec::Evaluator& ev, smt::Solver& solver, search::Budget& budget);
+  Enumerator(const ir::Program& p, const Unwinding& u, const ReachVc& vc, const exec::Evaluator& ev,
+             smt::Solver& solver, search::Budget& budget);
   // With `known`, only what it leaves open is asked about (Statements and Fm).
   CoverResult run(Algo algo, const Known* known = nullptr);
   // Statements: whether a guided query (the path through the most uncovered locations) comes

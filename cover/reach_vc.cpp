@@ -64,7 +64,8 @@ bool joinable(const SymState& a, const SymState& b) {
   if (a.heap.size() != b.heap.size() || a.frames.size() != b.frames.size()) return false;
   if (!joinable(a.globals, b.globals)) return false;
   for (size_t o = 0; o < a.heap.size(); ++o)
-    if (a.heap[o].classIndex != b.heap[o].classIndex || !joinable(a.heap[o].fields, b.heap[o].fields))
+    if (a.heap[o].classIndex != b.heap[o].classIndex ||
+        !joinable(a.heap[o].fields, b.heap[o].fields))
       return false;
   for (size_t d = 0; d < a.frames.size(); ++d)
     if (a.frames[d].old != b.frames[d].old || a.frames[d].self != b.frames[d].self ||
@@ -106,7 +107,9 @@ class Phi {
 
  private:
   [[noreturn]] void differ(const std::string& name) const {
-    throw symbolic::NotImplemented("cover: '" + name + "' holds references or objects that differ where paths meet (at " + where_ + ")");
+    throw symbolic::NotImplemented(
+        "cover: '" + name + "' holds references or objects that differ where paths meet (at " +
+        where_ + ")");
   }
 
   SymValue scalar(const std::vector<const SymValue*>& vs, TypeRef t, const std::string& name) {
@@ -181,8 +184,7 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
     if (v.isSymbolicArray() && !v.length->isConst())
       s.pathCond.push_back(vc_.ev_.mk(
           Op::Le, vc_.em_.types().boolType(),
-          {v.length,
-           vc_.em_.intConst(BigInt(vc_.ev_.concrete().limits().maxArrayLength))}));
+          {v.length, vc_.em_.intConst(BigInt(vc_.ev_.concrete().limits().maxArrayLength))}));
     vc_.inputs_.push_back(VcInput{kind, name, t, v});
     if (kind == symbolic::InputKind::Havoc)
       havocs_.push_back(static_cast<uint32_t>(vc_.inputs_.size() - 1));
@@ -237,8 +239,8 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
       const ir::Cfa& callee = vc_.p_.cfas[vc_.p_.edges[id].callee];
       std::optional<SymValue> any;
       if (callee.resultVar != ir::kNone)
-        any = SymValue::scalar(vc_.em_.freshSymbol(callee.name + ".result",
-                                                   vc_.p_.vars[callee.resultVar].type));
+        any = SymValue::scalar(
+            vc_.em_.freshSymbol(callee.name + ".result", vc_.p_.vars[callee.resultVar].type));
       vc_.transfer_.skipCall(s, id, any, *this);
       // A callee that can fail ends the execution there: its errors as errors of the call, so
       // that what comes before the call is reached by those executions too.
@@ -304,7 +306,8 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
     const ir::Variable& v = vc_.p_.vars[callee.resultVar];
     SymValue& value = t.top().locals[v.slot];
     if (value.kind != SymValue::Kind::Scalar || !value.expr) return;
-    const ExprRef x = vc_.em_.freshSymbol(callee.name + ".result", value.expr->type ? value.expr->type : v.type);
+    const ExprRef x =
+        vc_.em_.freshSymbol(callee.name + ".result", value.expr->type ? value.expr->type : v.type);
     t.pathCond.push_back(vc_.em_.mkEq(x, value.expr));
     value = SymValue::scalar(x);
   }
@@ -319,7 +322,8 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
         : outer_(outer), pair_(pair), call_(call) {}
     void at(size_t i) { i_ = i; }
     bool feasible(SymState&) override { return true; }
-    void fail(const SymState& s, ExprRef bad, const exec::ExecError& error, ir::EdgeId id) override {
+    void fail(const SymState& s, ExprRef bad, const exec::ExecError& error,
+              ir::EdgeId id) override {
       const bool last = i_ + 1 == pair_.edges.size();
       if (pair_.error && id == (pair_.errorEdge == ir::kNone ? call_ : pair_.errorEdge) &&
           (last || pair_.edges.empty()) && error.kind == pair_.error->kind &&
@@ -357,13 +361,13 @@ class ReachVc::Policy final : public symbolic::TransferPolicy {
   uint32_t from_;  // a node copy, or kRoot
   uint32_t to_;    // an unwinding node, or kEnd
   std::vector<uint32_t> havocs_;
-  ir::EdgeId call_ = ir::kNone;         // while a summarised call makes its arcs
+  ir::EdgeId call_ = ir::kNone;  // while a summarised call makes its arcs
   const SummaryPair* pair_ = nullptr;
 };
 
 ReachVc::ReachVc(const ir::Program& p, const Unwinding& u, const symbolic::SymEvaluator& ev,
-                 std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry,
-                 search::Budget& budget, const SummaryTable* summaries, bool anyResult)
+                 std::array<bool, ir::kErrorKinds> tracked, ir::CfaId entry, search::Budget& budget,
+                 const SummaryTable* summaries, bool anyResult)
     : p_(p),
       em_(ev.exprs()),
       ev_(ev),
@@ -442,8 +446,9 @@ std::vector<std::pair<uint32_t, SymState>> ReachVc::join(const Unwinding& u, uin
     const uint32_t copy = static_cast<uint32_t>(nodes_.size());
     const ir::LocId loc = u.nodes()[node].loc;
     // Reached iff its only arc in is taken: one boolean for both.
-    ExprRef reach = grp.size() == 1 ? arcs_[grp[0].first].taken
-                                    : em_.freshSymbol("reach_" + p_.locName(loc), em_.types().boolType());
+    ExprRef reach = grp.size() == 1
+                        ? arcs_[grp[0].first].taken
+                        : em_.freshSymbol("reach_" + p_.locName(loc), em_.types().boolType());
     nodes_.push_back(VcNode{node, loc, reach});
     in_.emplace_back();
     out_.emplace_back();
@@ -475,24 +480,24 @@ SymState ReachVc::joinStates(std::vector<std::pair<uint32_t, SymState>>& incomin
   };
   for (ir::VarId g : p_.globals) {
     const ir::Variable& v = p_.vars[g];
-    s.globals[v.slot] =
-        phi.merge(values([&](SymState& x) -> SymValue& { return x.globals[v.slot]; }), v.type, v.name);
+    s.globals[v.slot] = phi.merge(
+        values([&](SymState& x) -> SymValue& { return x.globals[v.slot]; }), v.type, v.name);
   }
   for (size_t o = 0; o < s.heap.size(); ++o) {
     const uint32_t ci = s.heap[o].classIndex;
     for (ir::VarId f : p_.classes[ci].fields) {
       const ir::Variable& v = p_.vars[f];
-      s.heap[o].fields[v.slot] = phi.merge(
-          values([&](SymState& x) -> SymValue& { return x.heap[o].fields[v.slot]; }), v.type,
-          v.name);
+      s.heap[o].fields[v.slot] =
+          phi.merge(values([&](SymState& x) -> SymValue& { return x.heap[o].fields[v.slot]; }),
+                    v.type, v.name);
     }
   }
   for (size_t d = 0; d < s.frames.size(); ++d)
     for (ir::VarId l : p_.cfas[s.frames[d].cfa].locals) {
       const ir::Variable& v = p_.vars[l];
-      s.frames[d].locals[v.slot] = phi.merge(
-          values([&](SymState& x) -> SymValue& { return x.frames[d].locals[v.slot]; }), v.type,
-          v.name);
+      s.frames[d].locals[v.slot] =
+          phi.merge(values([&](SymState& x) -> SymValue& { return x.frames[d].locals[v.slot]; }),
+                    v.type, v.name);
     }
   for (size_t i = 0; i < incoming.size(); ++i) {
     const uint32_t a = incoming[i].first;

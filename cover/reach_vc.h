@@ -46,8 +46,8 @@ struct VcNode {
 struct VcArc {
   static constexpr uint32_t kRoot = UINT32_MAX - 1;  // `from`: the initial state
   static constexpr uint32_t kEnd = UINT32_MAX;       // `to`: the entry returns, or the error
-  uint32_t from = kRoot;         // a VcNode, or kRoot
-  uint32_t to = kEnd;            // a VcNode, or kEnd
+  uint32_t from = kRoot;                             // a VcNode, or kRoot
+  uint32_t to = kEnd;                                // a VcNode, or kEnd
   ir::EdgeId edge = ir::kNone;   // the IR edge; kNone: entering (or failing on entry)
   ExprRef taken = nullptr;       // the arc's boolean
   std::vector<uint32_t> havocs;  // inputs (indices into ReachVc::inputs()) read on the arc

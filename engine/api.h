@@ -4,24 +4,11 @@
 // (verdict unknown, the reason). The CLI maps options to requests and prints reports.
 #pragma once
 
+#include "engine/report_types.h"
 #include "engine/request.h"
 #include "mc/ir/program.h"
-#include "report/report.h"
 
 namespace tandem::engine {
-
-// The report layer's types, as the facade's callers name them.
-using report::CommandError;
-using report::Diagnostic;
-using report::ErrorInfo;
-using report::exitCode;
-using report::fileError;
-using report::inputError;
-using report::Report;
-using report::TraceStep;
-using report::usageError;
-using report::Verdict;
-using report::verdictName;
 
 Report check(const ir::Program& p, const CheckRequest& r);
 // Non-const: --predicates FILE adds expressions to the program's expression manager.

@@ -2,8 +2,8 @@
 // execution. (check.cpp decides which checks go here.)
 #pragma once
 
+#include "engine/report_types.h"
 #include "engine/request.h"
-#include "report/report.h"
 
 namespace tandem::engine {
 

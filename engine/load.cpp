@@ -2,8 +2,8 @@
 
 #include <sstream>
 
+#include "engine/report_types.h"
 #include "mc/frontends/registry.h"
-#include "report/report.h"
 
 namespace tandem::engine {
 

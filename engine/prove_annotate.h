@@ -1,19 +1,6 @@
-// `prove --annotate OUT.tdm` (beyond Christakis, Mueller, Wuestholz, ICSE'16, where the
-// annotations come from an outside analyzer): the program written back with annotations from
-// Tandem's own partial results, so that `testgen --guide may-must` on OUT.tdm tests what the
-// proof did not cover.
-//
-// Each assertion of the code the run covers (the entry and what it calls; every process of a
-// closed system) is proved on its own, on a fresh copy of the program where it is the only check
-// (the other assertions are assumed, implicit checks end executions silently: an execution that
-// fails one never reaches the assertion):
-// - proved: `verified true`;
-// - else, proved once the wrapping i32/i64 `+` and `*` of its procedure are assumed not to
-//   overflow (CBMC's and Clousot's usual unchecked assumption): `assumed no_overflow_add(x, y) as
-//   tN;` before each such statement and `verified tK && ...`;
-// - else `verified false`.
-// The file is the source text with those edits (comments and layout kept). Each prove run gets
-// what is left of the command's time (30 s without --timeout).
+// `prove --annotate OUT.tdm`: the engine's side of fabricate/annotate.h (which says what the
+// annotations are): a fresh copy of the model is the file read again, a prove run is the
+// command's `prove` on it, and the report gets one entry per assertion.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -2,8 +2,8 @@
 // of the potential errors (fabricate/triage.h) and their list, `potential_errors`.
 #pragma once
 
+#include "engine/report_types.h"
 #include "fabricate/triage.h"
-#include "report/report.h"
 
 namespace tandem::engine {
 

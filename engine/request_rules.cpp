@@ -1,7 +1,7 @@
 #include "engine/request_rules.h"
 
+#include "engine/report_types.h"
 #include "mc/frontends/registry.h"
-#include "report/report.h"
 
 namespace tandem::engine {
 

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "engine/report_types.h"
 #include "mc/exec/plugin_loader.h"
 #include "mc/ir/f64_uses.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
-#include "report/report.h"
 
 namespace tandem::engine {
 

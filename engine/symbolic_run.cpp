@@ -1,7 +1,7 @@
 #include "engine/symbolic_run.h"
 
+#include "engine/report_types.h"
 #include "mc/smt/smt_error.h"
-#include "report/report.h"
 
 namespace tandem::engine {
 

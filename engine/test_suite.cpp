@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "report/report.h"
+#include "engine/report_types.h"
 #include "report/trace_steps.h"
 
 namespace tandem::engine {

@@ -12,12 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/report_types.h"
 #include "engine/request.h"
 #include "mc/exec/result.h"
 #include "mc/ir/program.h"
 #include "mc/symbolic/replay.h"
 #include "mc/symbolic/symbolic_explorer.h"
-#include "report/report.h"
 
 namespace tandem::engine {
 

@@ -7,13 +7,13 @@
 #include <fstream>
 
 #include "engine/api.h"
+#include "engine/report_types.h"
 #include "engine/setup.h"
 #include "engine/test_suite.h"
 #include "engine/testgen_dse.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/replay.h"
 #include "mc/symbolic/summarisable.h"
-#include "report/report.h"
 #include "report/trace_steps.h"
 #include "testgen/dse.h"
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/report_types.h"
 #include "engine/request.h"
-#include "report/report.h"
 
 namespace tandem::engine {
 

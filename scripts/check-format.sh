@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the project's C++ files (*.h, *.cpp under mc/ engine/ report/ abstraction/ fabricate/ chc/ tests/ bench/)
+# Checks the project's C++ files (*.h, *.cpp under mc/ engine/ report/ abstraction/ fabricate/ chc/ cover/ testgen/ tests/ bench/)
 # against .clang-format, printing each file that differs; exit 1 if any does.
 #
 #   scripts/check-format.sh          check (clang-format --dry-run -Werror)
@@ -11,7 +11,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 CLANG_FORMAT=${CLANG_FORMAT:-clang-format}
-DIRS=(mc engine report abstraction fabricate chc tests bench)
+DIRS=(mc engine report abstraction fabricate chc cover testgen tests bench)
 
 mode=check
 case "${1:-}" in

@@ -41,11 +41,11 @@ struct CallSite {
 struct TreeNode {
   ExprRef cond = nullptr;  // from the parent (null at the root)
   uint32_t parent = kNoNode;
-  uint32_t depth = 0;  // conditions from the root
+  uint32_t depth = 0;           // conditions from the root
   ir::EdgeId edge = ir::kNone;  // the edge whose guard or check the condition is
   bool explored = false;
-  bool unreachable = false;  // a query proved no execution reaches it
-  bool tried = false;        // a test was generated for it and did not reach it
+  bool unreachable = false;              // a query proved no execution reaches it
+  bool tried = false;                    // a test was generated for it and did not reach it
   std::optional<exec::ExecError> error;  // an error branch: taking it raises this error
   std::vector<CallSite> calls;           // made at this node, in order
   std::vector<uint32_t> kids;

@@ -39,8 +39,7 @@ const symbolic::SymValue& Forest::param(ir::CfaId c, size_t i) {
 ExprRef Forest::result(ir::CfaId caller, uint32_t ordinal, ir::EdgeId edge, TypeRef t) {
   auto [it, fresh] = results_.try_emplace({caller, ordinal, edge}, nullptr);
   if (fresh)
-    it->second =
-        em_.freshSymbol(p_.cfas[caller].name + ".call" + std::to_string(ordinal + 1), t);
+    it->second = em_.freshSymbol(p_.cfas[caller].name + ".call" + std::to_string(ordinal + 1), t);
   return it->second;
 }
 

@@ -36,8 +36,8 @@ class Builder {
   ExprRef guard(Target d) {
     auto it = guards_.find(d);
     if (it != guards_.end()) return it->second;
-    ExprRef g = em_.freshSymbol(
-        "G_" + f_.program().cfas[d.cfa].name + "_" + std::to_string(d.node), em_.types().boolType());
+    ExprRef g = em_.freshSymbol("G_" + f_.program().cfas[d.cfa].name + "_" + std::to_string(d.node),
+                                em_.types().boolType());
     guards_.emplace(d, g);
     guardTargets_.emplace(g, d);
     return g;
@@ -68,7 +68,8 @@ class Builder {
         const BigInt& i = kids[1]->value;
         while (a->op == Op::Store && a->kid(1)->isConst() && a->kid(1)->value != i) a = a->kid(0);
         if (a->op == Op::Store && a->kid(1)->isConst()) return a->kid(2);
-        if (a->op == Op::ArrayLit && i.sign() >= 0 && i < BigInt(static_cast<int64_t>(a->kids.size())))
+        if (a->op == Op::ArrayLit && i.sign() >= 0 &&
+            i < BigInt(static_cast<int64_t>(a->kids.size())))
           return a->kid(static_cast<size_t>(i.toInt64().value_or(0)));
       }
       return sev.mk(node->op, node->type, std::move(kids), node->payload, node->value);
@@ -117,7 +118,8 @@ class Builder {
     const TreeNode& node = t.node(n);
     std::vector<ExprRef> here{calls(g, n, s, UINT32_MAX)};
     std::vector<ExprRef> ways;
-    if (node.returned) ways.push_back(r && node.ret ? em_.mkEq(r, sub(node.ret, s)) : em_.trueExpr());
+    if (node.returned)
+      ways.push_back(r && node.ret ? em_.mkEq(r, sub(node.ret, s)) : em_.trueExpr());
     if (node.cut && relevant()) ways.push_back(guard(Target{g, n}));
     for (uint32_t k : node.kids) {
       const TreeNode& kid = t.node(k);

@@ -37,9 +37,7 @@ namespace tandem::testgen {
 struct Target {
   ir::CfaId cfa = ir::kNone;
   uint32_t node = kNoNode;
-  bool operator<(const Target& o) const {
-    return cfa != o.cfa ? cfa < o.cfa : node < o.node;
-  }
+  bool operator<(const Target& o) const { return cfa != o.cfa ? cfa < o.cfa : node < o.node; }
   bool operator==(const Target&) const = default;
 };
 
