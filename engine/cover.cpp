@@ -13,9 +13,10 @@
 #include "engine/cover_prove.h"
 #include "engine/request_rules.h"
 #include "engine/setup.h"
-#include "engine/test_suite.h"
 #include "mc/smt/smt_error.h"
+#include "report/tests.h"
 #include "report/trace_steps.h"
+#include "testgen/test_budget.h"
 
 namespace tandem::engine {
 
@@ -112,15 +113,15 @@ void coverStats(Report& rep, const cover::CoverRun& run, const LocationCover& co
 // --tests-out: the tests as `test` declarations.
 void writeCoverTests(const ir::Program& p, const CoverRequest& r, ir::CfaId entry,
                      const cover::CoverResult& res) {
-  std::vector<TestDeclLine> decls;
+  std::vector<report::TestDeclLine> decls;
   for (const cover::CoverTest& t : res.tests)
     decls.push_back({report::callText(p, entry, t.end.args, true),
                      t.replay.error ? "error" : "pass", t.end.script.size()});
-  writeTestDecls(r.testsOut,
-                 "Tests of `tandem cover --entry " + r.entry + " --unwind " +
-                     std::to_string(r.unwind) + " --algo " + cover::algoName(r.algo) + "` on " +
-                     r.file,
-                 decls);
+  report::writeTestDecls(r.testsOut,
+                         "Tests of `tandem cover --entry " + r.entry + " --unwind " +
+                             std::to_string(r.unwind) + " --algo " + cover::algoName(r.algo) +
+                             "` on " + r.file,
+                         decls);
 }
 
 // Each test as JSON into `tests`; the first failing one's error, replayed with its states, into

@@ -12,9 +12,10 @@
 #include "engine/api.h"
 #include "engine/request_rules.h"
 #include "engine/symbolic_run.h"
-#include "engine/test_suite.h"
 #include "engine/testgen_dse.h"
+#include "report/tests.h"
 #include "report/trace_steps.h"
+#include "testgen/test_budget.h"
 
 namespace tandem::engine {
 
@@ -36,7 +37,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     guidance.maxInterrupts = r.maxInterrupts.value_or(kDefaultMaxInterrupts);
     guidance.implicitChecks = implicitChecks;
   }
-  TestBudget budget(r);
+  testgen::TestBudget budget(r.allErrors, r.exitOnError, r.maxTests);
   const symbolic::Solving solving = r.solving.value_or(symbolic::Solving::Mixed);
   auto run = exploreSymbolic(p, r, entry, solving, mixedOptions(r.mixed, solving, r.seed),
                              std::nullopt, /*stopAtError=*/false, r.guide ? &guidance : nullptr,
@@ -46,7 +47,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   Report rep;
   rep.command = "testgen";
   rep.file = r.file;
-  TestRecorder tests(p, *run->ev, entry, r.diag, "path");
+  report::TestRecorder tests(p, *run->ev, entry, r.diag, "path");
   uint64_t nonRedundant = 0;
   for (const symbolic::PathEnd& end : res.ends) {
     auto [t, rp] = tests.record(end);
@@ -93,7 +94,8 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   addSolvingStats(rep.stats, res);
   addSolvingKeys(rep.extra, run->options);
   rep.extra["solver"] = smt::backendName(r.solver.backend);
-  if (!r.testsOut.empty()) writeTestgenTests(r.testsOut, r, tests.tests(), tests.decls());
+  if (!r.testsOut.empty())
+    report::writeTestgenTests(r.testsOut, r.file, r.entry, tests.tests(), tests.decls());
   return rep;
 }
 

@@ -9,13 +9,14 @@
 #include "engine/api.h"
 #include "engine/report_types.h"
 #include "engine/setup.h"
-#include "engine/test_suite.h"
 #include "engine/testgen_dse.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/replay.h"
 #include "mc/symbolic/summarisable.h"
+#include "report/tests.h"
 #include "report/trace_steps.h"
 #include "testgen/dse.h"
+#include "testgen/test_budget.h"
 
 namespace tandem::engine {
 
@@ -45,7 +46,7 @@ std::vector<ir::LocId> labelled(const ir::Program& p, const std::string& label, 
 }
 
 testgen::DseOptions dseOptions(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry,
-                               TestBudget& budget) {
+                               testgen::TestBudget& budget) {
   testgen::DseOptions o;
   o.maxExecutions = r.maxExecutions.value_or(kDefaultMaxExecutions);
   o.order = searchOrder(r, search::Strategy::Coverage);  // Pex's fair choice unless given
@@ -95,7 +96,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
     throw inputError(r.file, "symbolic execution of closed systems is not implemented yet");
   if (!p.invariants.empty())
     throw inputError(r.file, "invariants with --compositional and --dse: not implemented yet");
-  TestBudget budget(r);
+  testgen::TestBudget budget(r.allErrors, r.exitOnError, r.maxTests);
   const testgen::DseOptions o = dseOptions(p, r, entry, budget);
   refuseF64(p, "dynamic symbolic execution (testgen --dse)");
   RunBudget rb(r);
@@ -121,7 +122,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   Report rep;
   rep.command = "testgen";
   rep.file = r.file;
-  TestRecorder tests(p, ev, entry, r.diag, "execution");
+  report::TestRecorder tests(p, ev, entry, r.diag, "execution");
   uint64_t cut = 0;
   for (const testgen::DseTest& t : res.tests) {
     if (!t.kept) continue;
@@ -163,7 +164,8 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
     rep.extra["target_reached"] = res.targetReached;
   }
   rep.extra["solver"] = smt::backendName(r.solver.backend);
-  if (!r.testsOut.empty()) writeTestgenTests(r.testsOut, r, tests.tests(), tests.decls());
+  if (!r.testsOut.empty())
+    report::writeTestgenTests(r.testsOut, r.file, r.entry, tests.tests(), tests.decls());
   return rep;
 }
 

@@ -1,30 +1,11 @@
-#include "engine/test_suite.h"
+#include "report/tests.h"
 
 #include <algorithm>
 #include <fstream>
 
-#include "engine/report_types.h"
 #include "report/trace_steps.h"
 
-namespace tandem::engine {
-
-std::string TestBudget::enough() const {
-  if (exitOnError_ && failing_) return "--exit-on-error: stopped at the first failing test";
-  if (maxTests_ && kept_ >= *maxTests_)
-    return "--max-tests " + std::to_string(*maxTests_) + ": the search stopped at that many tests";
-  return "";
-}
-
-bool TestBudget::admit(const std::optional<exec::ExecError>& error) {
-  if (error && !allErrors_ &&
-      !errors_.emplace(static_cast<int>(error->kind), error->loc.line, error->loc.col).second) {
-    ++duplicates_;
-    return false;
-  }
-  ++kept_;
-  failing_ += error.has_value();
-  return true;
-}
+namespace tandem::report {
 
 Coverage::Coverage(const ir::Program& p, ir::CfaId entry) : p_(p), taken_(p.edges.size(), false) {
   std::set<ir::CfaId> seen{entry};
@@ -96,18 +77,18 @@ void writeTestDecls(const std::string& path, const std::string& header,
   if (!f) throw inputError(path, "cannot write " + path);
 }
 
-void writeTestgenTests(const std::string& path, const TestgenRequest& r,
+void writeTestgenTests(const std::string& path, const std::string& file, const std::string& entry,
                        const nlohmann::json& tests, const std::vector<TestDeclLine>& decls) {
   if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
     std::ofstream f(path);
-    nlohmann::json j{{"tool", "tandem"}, {"file", r.file}, {"entry", r.entry}, {"tests", tests}};
+    nlohmann::json j{{"tool", "tandem"}, {"file", file}, {"entry", entry}, {"tests", tests}};
     if (!(f << j.dump(2) << "\n")) throw inputError(path, "cannot write " + path);
     return;
   }
   writeTestDecls(path,
-                 "Tests of `tandem testgen --entry " + r.entry + "` on " + r.file +
-                     "; run them with `tandem check " + r.file + " --entry " + r.entry +
-                     " --tests " + path + "`",
+                 "Tests of `tandem testgen --entry " + entry + "` on " + file +
+                     "; run them with `tandem check " + file + " --entry " + entry + " --tests " +
+                     path + "`",
                  decls);
 }
 
@@ -125,7 +106,7 @@ TestRecorder::Recorded TestRecorder::record(const symbolic::PathEnd& end, bool c
              << ": " << rp.problem << "\n";
   }
   nlohmann::json t;
-  t["inputs"] = report::inputsJson(end);
+  t["inputs"] = inputsJson(end);
   t["labels"] = rp.labels;
   // unknown: the concrete run after the path needs a choice or an input the path did not fix.
   t["result"] = error ? "error" : cut || !rp.unfinished.empty() ? "unknown" : "pass";
@@ -133,12 +114,12 @@ TestRecorder::Recorded TestRecorder::record(const symbolic::PathEnd& end, bool c
   if (!error && !rp.unfinished.empty()) t["unfinished"] = rp.unfinished;
   if (error) {
     t["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
-    if (!error_) error_ = report::replayError(p_, entry_, rp, end);
+    if (!error_) error_ = replayError(p_, entry_, rp, end);
     ++failing_;
   }
   coverage_.addLabels(rp.labels);
   coverage_.addPath(end.path);
-  decls_.push_back({report::callText(p_, entry_, end.args, true), t["result"], end.script.size()});
+  decls_.push_back({callText(p_, entry_, end.args, true), t["result"], end.script.size()});
   tests_.push_back(std::move(t));
   return {tests_.back(), last_};
 }
@@ -152,4 +133,4 @@ void TestRecorder::report(Report& rep) const {
   coverage_.report(rep.extra);
 }
 
-}  // namespace tandem::engine
+}  // namespace tandem::report

@@ -1,6 +1,6 @@
-// What `testgen` keeps of the paths it ends, in every mode (the symbolic executor, the DSE loop
-// of TACAS'08), as KLEE users expect: one test per distinct error unless --all-errors,
-// --max-tests, --exit-on-error; line and branch coverage next to the labels; and --tests-out.
+// The tests of `testgen` and `cover` in their report, in every mode (the symbolic executor, the DSE
+// loop of TACAS'08): each test with its inputs, result and divergence; line and branch coverage
+// next to the labels; and the --tests-out files.
 #pragma once
 
 #include <cstdint>
@@ -12,33 +12,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/report_types.h"
-#include "engine/request.h"
 #include "mc/exec/result.h"
 #include "mc/ir/program.h"
 #include "mc/symbolic/replay.h"
 #include "mc/symbolic/symbolic_explorer.h"
+#include "report/report.h"
 
-namespace tandem::engine {
-
-// Which tests are kept and when there are enough. An error is distinct by its kind and the
-// statement (line and column) that raises it.
-class TestBudget final : public symbolic::EndFilter {
- public:
-  explicit TestBudget(const TestgenRequest& r)
-      : allErrors_(r.allErrors), exitOnError_(r.exitOnError), maxTests_(r.maxTests) {}
-  bool keep(const symbolic::PathEnd& end) override { return admit(end.error); }
-  std::string enough() const override;
-  // A test that ends in `error` (none: it does not fail): kept or, a repeated error, counted.
-  bool admit(const std::optional<exec::ExecError>& error);
-  uint64_t duplicates() const { return duplicates_; }
-
- private:
-  bool allErrors_, exitOnError_;
-  std::optional<uint64_t> maxTests_;
-  std::set<std::tuple<int, uint32_t, uint32_t>> errors_;
-  uint64_t kept_ = 0, failing_ = 0, duplicates_ = 0;
-};
+namespace tandem::report {
 
 // Labels, source lines (of the statements) and branches (the guarded edges out of a location
 // with several) of the entry and every procedure it calls, and which the tests' paths took.
@@ -68,8 +48,9 @@ struct TestDeclLine {
 // `test f(...);` per test, headed by `header` (a comment line); throws when it cannot write.
 void writeTestDecls(const std::string& path, const std::string& header,
                     const std::vector<TestDeclLine>& tests);
-// testgen --tests-out: declarations, or the tests' JSON when the name ends in `.json`.
-void writeTestgenTests(const std::string& path, const TestgenRequest& r,
+// testgen --tests-out of the run on `file` from `entry`: declarations, or the tests' JSON when the
+// name ends in `.json`.
+void writeTestgenTests(const std::string& path, const std::string& file, const std::string& entry,
                        const nlohmann::json& tests, const std::vector<TestDeclLine>& decls);
 
 // The tests of one testgen run, recorded the same way in every mode (the symbolic executor, the
@@ -115,4 +96,4 @@ class TestRecorder {
   uint64_t divergences_ = 0, failing_ = 0;
 };
 
-}  // namespace tandem::engine
+}  // namespace tandem::report
