@@ -1,5 +1,5 @@
 // `tandem prove`: abstraction fabrication (fabricate/prover.h), then triage of the potential errors
-// (engine/prove_errors.h), --check-proof with the other back end, --dot of the abstract state
+// (fabricate/triage.h, the errors in report/prove_errors.h), --check-proof with the other back end, --dot of the abstract state
 // graph, and the report.
 #include <fstream>
 #include <set>
@@ -9,7 +9,6 @@
 #include "engine/api.h"
 #include "engine/load.h"
 #include "engine/prove_annotate.h"
-#include "engine/prove_errors.h"
 #include "engine/request_rules.h"
 #include "engine/setup.h"
 #include "fabricate/triage.h"
@@ -19,6 +18,7 @@
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/initial_models.h"
 #include "report/dot_graph.h"
+#include "report/prove_errors.h"
 #include "report/trace_steps.h"
 
 namespace tandem::engine {
@@ -256,7 +256,11 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   std::string proofCheck;
   try {
     res = fabricate::prove(p, ev, *solver, po);
-    triagePotentialErrors(p, ev, *solver, po, r.triage, res, rep);
+    const fabricate::TriageSummary t =
+        fabricate::triagePotentialErrors(p, ev, *solver, po, r.triage, res);
+    if (t.reproduced) rep.error = report::triagedError(p, *t.reproduced, po.entry);
+    if (!t.triage.empty()) rep.extra["triage"] = t.triage;
+    rep.extra["potential_errors"] = report::potentialErrorsJson(res.potentialErrors, t);
     if (r.checkProof && res.outcome == fabricate::ProveResult::Outcome::Proved)
       proofCheck = checkProofWithOther(p, r, ev, po, rb, res, rep);
   } catch (const symbolic::NotImplemented& e) {
@@ -272,7 +276,7 @@ Report prove(ir::Program& p, const ProveRequest& r) {
     rep.reason = "internal error: the proof did not re-check: " + proofCheck;
   }
   if (!rep.error && res.problem && rep.verdict != Verdict::Proved)
-    rep.error = proveError(p, *res.problem);
+    rep.error = report::proveError(p, *res.problem);
   if (rep.verdict == Verdict::Proved) reportInvariant(rep, res, po, r);
   if (po.classIndex != ir::kNone) {
     rep.extra["class"] = r.cls;

@@ -109,4 +109,31 @@ std::optional<TriageResult> triage(const ir::Program& p, exec::Evaluator& ev, sm
   return symbolicSearch(p, ev, solver, po, to, tracked, *caps);
 }
 
+TriageSummary triagePotentialErrors(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
+                                    const ProveOptions& po, const TriageOptions& to,
+                                    ProveResult& res) {
+  using Outcome = ProveResult::Outcome;
+  TriageSummary s;
+  if (res.outcome == Outcome::PotentialError) {
+    s.reproduced = triage(p, ev, solver, po, to, res);
+    if (s.reproduced) {
+      res.outcome = Outcome::Error;
+      s.triage = "reproduced from an initial state";
+      s.others = "not reproduced: triage ended at another error it reproduced";
+    } else if (po.budget && po.budget->stopped()) {
+      const std::string& why = po.budget->stopped()->reason;
+      res.outcome = Outcome::Unknown;
+      res.reason = why + " (while triaging the potential errors)";
+      s.triage = s.others = "stopped: " + why;
+    } else {
+      s.triage = s.others = "not reproduced from an initial state within the bounds";
+    }
+  } else if (res.outcome == Outcome::Error) {
+    s.others = "not triaged: execution reached an error from an initial state";
+  } else {
+    s.others = "not triaged: " + res.reason;
+  }
+  return s;
+}
+
 }  // namespace tandem::fabricate

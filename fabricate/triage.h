@@ -44,4 +44,16 @@ std::optional<TriageResult> triage(const ir::Program& p, exec::Evaluator& ev, sm
                                    const ProveOptions& po, const TriageOptions& to,
                                    const ProveResult& r);
 
+// After prove: `triage` of its potential errors, when it ended with some. `res.outcome` becomes
+// Error when triage reproduces one, Unknown (with the budget's reason) when the run's budget ends
+// triage.
+struct TriageSummary {
+  std::optional<TriageResult> reproduced;
+  std::string triage;  // what triage did (empty: it did not run)
+  std::string others;  // what the potential errors it did not reproduce are
+};
+TriageSummary triagePotentialErrors(const ir::Program& p, exec::Evaluator& ev, smt::Solver& solver,
+                                    const ProveOptions& po, const TriageOptions& to,
+                                    ProveResult& res);
+
 }  // namespace tandem::fabricate

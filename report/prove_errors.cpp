@@ -1,0 +1,112 @@
+#include "report/prove_errors.h"
+
+#include "report/trace_steps.h"
+
+namespace tandem::report {
+
+namespace {
+
+search::Trace toSearchTrace(const fabricate::ProveTrace& t) {
+  search::Trace tr;
+  tr.initial = t.initial;
+  tr.steps = t.steps;
+  tr.replayed = true;
+  return tr;
+}
+
+ErrorInfo errorInfo(const exec::ExecError& e, std::vector<TraceStep> steps,
+                    const std::string& label) {
+  ErrorInfo info;
+  info.kind = ir::errorKindName(e.kind);
+  info.message = e.message;
+  info.line = e.loc.line;
+  info.trace = std::move(steps);
+  info.label = label;
+  return info;
+}
+
+std::string labelOf(const ir::Program& p, const fabricate::ProveTrace& t) {
+  if (t.steps.empty()) {
+    if (t.initial.threads.empty()) return "(initial state)";
+    return p.locName(t.initial.threads[0].top().pc);
+  }
+  const auto& last = t.steps.back();
+  // A method call of the class analysis fails in the method's entry declarations: there, as
+  // check says (../shared/reported/class_method_entry_label.tdm named C.init#0).
+  if (last.move.method != ir::kNone) return p.locName(p.cfas[last.move.method].entry);
+  return p.locName(last.before.threads[last.move.thread].top().pc);
+}
+
+std::vector<TraceStep> proveSteps(const ir::Program& p, const fabricate::ProveTrace& t) {
+  std::vector<TraceStep> steps = traceSteps(p, toSearchTrace(t));
+  if (steps.empty()) {  // the failing state itself was fabricated, or is an initial state
+    TraceStep ts;
+    ts.label = labelOf(p, t);
+    ts.statement = t.fabricated ? "(fabricated state)" : "(initial state)";
+    ts.state = stateJson(p, t.initial);
+    if (p.isClosed()) ts.locations = locationsJson(p, t.initial);
+    steps.push_back(std::move(ts));
+  }
+  steps.front().fabricated = t.fabricated;
+  return steps;
+}
+
+bool sameError(const exec::ExecError& a, const exec::ExecError& b) {
+  return a.kind == b.kind && a.loc == b.loc;
+}
+
+nlohmann::json potentialJson(const fabricate::PotentialError& pe, const std::string& triage) {
+  const exec::ExecError& e = pe.found.error;
+  nlohmann::json j;
+  j["kind"] = ir::errorKindName(e.kind);
+  j["message"] = e.message;
+  j["line"] = e.loc.line;
+  j["column"] = e.loc.col;
+  nlohmann::json from = nlohmann::json::array();
+  for (const fabricate::AbstractText& a : pe.from)
+    from.push_back({{"location", a.location}, {"state", a.formula}});
+  j["location"] = pe.from.empty() ? "" : pe.from.front().location;
+  j["state"] = pe.from.empty() ? "" : pe.from.front().formula;
+  j["from"] = std::move(from);
+  j["triage"] = triage;
+  return j;
+}
+
+}  // namespace
+
+ErrorInfo proveError(const ir::Program& p, const fabricate::FoundProblem& f) {
+  ErrorInfo e = errorInfo(f.error, proveSteps(p, f.trace), labelOf(p, f.trace));
+  e.initial = stateJson(p, f.trace.initial);
+  e.initialFabricated = f.trace.fabricated;
+  return e;
+}
+
+ErrorInfo triagedError(const ir::Program& p, const fabricate::TriageResult& t, ir::CfaId entry) {
+  if (t.trace) {
+    std::string label = "(initial state)";
+    if (!t.trace->steps.empty()) {
+      const auto& last = t.trace->steps.back();
+      label = p.locName(last.before.threads[last.move.thread].top().pc);
+    }
+    ErrorInfo e = errorInfo(t.error, traceSteps(p, *t.trace), label);
+    e.initial = stateJson(p, t.trace->initial);
+    return e;
+  }
+  const symbolic::PathEnd& end = *t.path;
+  ErrorInfo e = errorInfo(t.error, replayTrace(p, entry, t.replay, end),
+                          p.locName(p.edges[end.path.back()].from));
+  if (!t.replay.states.empty()) e.initial = stateJson(p, t.replay.states.front());
+  return e;
+}
+
+nlohmann::json potentialErrorsJson(const std::vector<fabricate::PotentialError>& errors,
+                                   const fabricate::TriageSummary& t) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const fabricate::PotentialError& pe : errors) {
+    const bool reproduced = t.reproduced && sameError(t.reproduced->error, pe.found.error);
+    list.push_back(potentialJson(pe, reproduced ? "reproduced from an initial state" : t.others));
+  }
+  return list;
+}
+
+}  // namespace tandem::report
