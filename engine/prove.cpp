@@ -1,6 +1,6 @@
 // `tandem prove`: abstraction fabrication (fabricate/prover.h), then triage of the potential errors
-// (fabricate/triage.h, the errors in report/prove_errors.h), --check-proof with the other back end, --dot of the abstract state
-// graph, and the report.
+// (fabricate/triage.h, the errors in report/prove_errors.h), --check-proof with the other back end,
+// --dot of the abstract state graph, and the report.
 #include <fstream>
 #include <set>
 #include <sstream>
