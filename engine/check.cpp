@@ -1,7 +1,6 @@
 // `tandem check FILE`: explicit-state exploration with state matching (SPF-style search
 // strategies, bounds, counterexamples replayed by the reference evaluator). Open systems whose
 // entry has inputs, and the class analysis, go to symbolic execution (check_symbolic.cpp).
-#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <thread>
@@ -18,10 +17,10 @@
 #include "mc/search/generic_system.h"
 #include "mc/search/por/por_analysis.h"
 #include "mc/search/por/por_reducer.h"
-#include "mc/search/stores/bitstate_store.h"
 #include "mc/search/trace.h"
 #include "mc/symbolic/initial_models.h"
 #include "report/dot_graph.h"
+#include "report/explore_report.h"
 #include "report/trace_steps.h"
 
 namespace tandem::engine {
@@ -59,24 +58,7 @@ void reportError(Report& rep, const ir::Program& p, const search::ExploreResult&
     rep.reason = "internal error: counterexample replay failed: " + tr.problem;
     return;
   }
-  ErrorInfo e;
-  if (r.outcome == search::Outcome::Deadlock) {
-    e.kind = "deadlock";
-    e.message = "no process can move";
-  } else {
-    e.kind = ir::errorKindName(r.error->kind);
-    e.message = r.error->message;
-    e.line = r.error->loc.line;
-  }
-  e.trace = report::traceSteps(p, tr);
-  if (!tr.initial.threads.empty()) e.initial = report::stateJson(p, tr.initial);
-  if (!e.trace.empty()) {
-    const auto& last = tr.steps.back();
-    e.label = p.locName(last.before.threads[last.move.thread].top().pc);
-  } else {
-    e.label = "(initial state)";
-  }
-  rep.error = std::move(e);
+  rep.error = report::explicitError(p, r, tr);
 }
 
 // The workers of the explicit search: --threads, or the cores where the parallel search applies
@@ -96,16 +78,6 @@ unsigned explorerThreads(const CheckRequest& r, bool closed) {
 
 size_t dotLimit(const CheckRequest& r) { return r.dotMaxStates.value_or(kDefaultDotMaxStates); }
 
-// --distributed applies to the explicit search of closed systems in the orders each rank can
-// keep on its own.
-void requireDistributable(const CheckRequest& r) {
-  if (!r.entry.empty() || !r.cls.empty())
-    throw usageError("--distributed applies to closed systems (not to --entry or --class)");
-  if (!r.dot.empty()) throw usageError("--distributed does not apply to --dot");
-  if (searchOrder(r) != search::Strategy::Dfs && searchOrder(r) != search::Strategy::Bfs)
-    throw usageError("--distributed applies to --search dfs and bfs (each rank's own order)");
-}
-
 // The search over the request's ranks, or one rank in this process without them.
 search::DistributedResult exploreDistributed(search::TransitionSystem& sys,
                                              const search::ExploreOptions& eo,
@@ -117,91 +89,6 @@ search::DistributedResult exploreDistributed(search::TransitionSystem& sys,
   o.progress = eo.progress;
   if (r.ranks) return search::DistributedExplorer(sys, *r.ranks, o).run();
   return search::exploreInProcess({&sys}, o);
-}
-
-// Each rank's share (load balance) and the messages between them.
-void distributedStats(Report& rep, const search::DistributedResult& d) {
-  nlohmann::json ranks = nlohmann::json::array();
-  uint64_t messages = 0, bytes = 0;
-  for (const search::RankStats& s : d.perRank) {
-    ranks.push_back({{"states", s.states},
-                     {"transitions", s.transitions},
-                     {"messages_sent", s.messages},
-                     {"bytes_sent", s.bytes},
-                     {"peak_rss_mb", s.peakRssMb},
-                     {"explore_s", s.seconds}});
-    messages += s.messages;
-    bytes += s.bytes;
-  }
-  rep.stats["ranks"] = d.ranks;
-  rep.stats["peak_rss_mb"] = d.result.peakRssMb;  // the largest rank's
-  rep.stats["messages_sent"] = messages;
-  rep.stats["bytes_sent"] = bytes;
-  rep.extra["distributed"] = {{"transport", d.transport}, {"ranks", ranks}};
-}
-
-// A store other than exact runs in the parallel explorer (even on one thread), depth-first only
-// when it keeps no parents; the lossy ones cannot give states back for --dot either.
-void requireStoreApplies(const CheckRequest& r, search::StoreKind store) {
-  if (store == search::StoreKind::Exact) return;
-  const std::string flag = std::string("--store ") + search::storeKindName(store);
-  if (!r.dot.empty()) throw usageError("--dot draws the graph of the exact store: not " + flag);
-  if (searchOrder(r) != search::Strategy::Dfs)
-    throw usageError(flag +
-                     " keeps no parent pointers: it searches depth-first (--search dfs), keeping "
-                     "the path to each state instead");
-}
-
-// --store bitstate: the array's size, log2 of its bits. Given, it must fit --memory-limit;
-// by default SPIN's 2^27 bits (16 MiB), or less to fit half the limit.
-unsigned bitstateBits(const CheckRequest& r) {
-  using search::BitstateStore;
-  const auto& mb = r.limits.memoryLimitMb;
-  const auto fits = [&](unsigned b, uint64_t bytes) {
-    return BitstateStore::arrayBytes(b) < bytes;
-  };
-  if (r.bitstateBits) {
-    if (mb && !fits(*r.bitstateBits, *mb << 20))
-      throw usageError("--bitstate-bits " + std::to_string(*r.bitstateBits) + ": the array (" +
-                       std::to_string(BitstateStore::arrayBytes(*r.bitstateBits) >> 20) +
-                       " MiB) does not fit --memory-limit " + std::to_string(*mb));
-    return *r.bitstateBits;
-  }
-  unsigned b = BitstateStore::kDefaultBits;
-  while (mb && b > BitstateStore::kMinBits && !fits(b, (*mb << 20) / 2)) --b;
-  return b;
-}
-
-// What a lossy store's report adds: its estimate of the states it omitted, and an exhausted
-// search that is `unknown`, not `verified` (a state may have been omitted).
-void reportLossy(Report& rep, const search::ExploreResult& res, search::StoreKind store,
-                 unsigned bits) {
-  const search::Omission o = res.omission.value_or(search::Omission{});
-  rep.stats["omission_probability"] = o.probability;
-  rep.stats["expected_omissions"] = o.expected;
-  if (store == search::StoreKind::Bitstate)
-    rep.extra["bitstate"] = {{"log2_bits", bits}, {"hashes", search::BitstateStore::kHashes}};
-  if (rep.verdict != Verdict::Verified) return;
-  char p[64];
-  std::snprintf(p, sizeof p, "%.3g (expected omissions %.3g)", o.probability, o.expected);
-  rep.verdict = Verdict::Unknown;
-  rep.reason =
-      "the search is exhausted, but the store is lossy: " +
-      (store == search::StoreKind::Bitstate
-           ? "a bitstate array of 2^" + std::to_string(bits) + " bits with 3 hash functions"
-           : std::string("hash compaction (64-bit signatures)")) +
-      " omitted a state with probability about " + p;
-}
-
-// --store, --threads and --por choose among explicit searches of closed systems.
-void requireClosedOnlyOptions(const CheckRequest& r) {
-  if (r.cls.empty() && r.entry.empty()) return;
-  if (r.store) throw usageError("--store applies to closed systems (not --entry or --class)");
-  if (r.threads && *r.threads > 1)
-    throw usageError("--threads applies to closed systems (not --entry or --class)");
-  if (r.por)
-    throw usageError(std::string(*r.por ? "--por" : "--no-por") +
-                     " applies to closed systems (check without --entry or --class)");
 }
 
 // A closed system whose initial values are unbounded inputs under `init`: the solver enumerates
@@ -287,7 +174,6 @@ void chooseExplorer(Exploration& x, const ir::Program& p, const CheckRequest& r,
         "--por needs the expanded marks of the exact store: not with --store tree|hc|bitstate or "
         "--distributed");
   x.threads = r.distributed ? 1 : explorerThreads(r, closed);
-  requireStoreApplies(r, x.store);
   x.bits = x.store == search::StoreKind::Bitstate ? bitstateBits(r) : 0;
   // --por: the static side of the reduction; a model it does not cover is explored in full.
   if (r.por.value_or(false)) {
@@ -337,35 +223,6 @@ void runExplorer(Exploration& x, const ir::Program& p, exec::Evaluator& ev,
   } else {
     x.ex = std::make_unique<search::Explorer>(x.sys(), eo);
     x.res = x.ex->run();
-  }
-}
-
-// The statistics of the explicit search, with SPIN's summary: the state vector, matched states,
-// the hash table's load, memory by part.
-void searchStats(Report& rep, const Exploration& x) {
-  const search::ExploreResult& res = x.res;
-  rep.stats["states"] = res.states;
-  rep.stats["transitions"] = res.transitions;
-  rep.stats["depth"] = res.maxDepth;
-  rep.stats["states_per_s"] =
-      res.seconds > 0 ? static_cast<uint64_t>(res.states / res.seconds) : res.states;
-  rep.stats["store_bytes_per_state"] =
-      res.states ? static_cast<double>(res.storeBytes) / res.states : 0.0;
-  const search::StateStore::Memory& m = res.storeMemory;
-  rep.stats["matched_states"] = res.matched;
-  rep.stats["state_vector_bytes"] =
-      res.states ? static_cast<double>(m.encodedBytes) / res.states : 0.0;
-  rep.stats["hash_slots"] = m.tableSlots;
-  rep.stats["hash_load"] = m.tableSlots ? static_cast<double>(res.states) / m.tableSlots : 0.0;
-  rep.stats["memory_bytes"] = {{"states", m.stateBytes},
-                               {"records", m.recordBytes},
-                               {"hash_table", m.tableBytes},
-                               {"parents", m.parentBytes}};
-  rep.stats["explore_s"] = res.seconds;
-  rep.stats["threads"] = x.workers;
-  if (x.por) {
-    rep.stats["por_reduced_states"] = res.porReduced;
-    rep.stats["por_full_states"] = res.porFull;
   }
 }
 
@@ -428,9 +285,7 @@ std::optional<bool> explicitRoute(const ir::Program& p, const CheckRequest& r, i
 
 Report check(const ir::Program& p, const CheckRequest& r) {
   checkRules(r);
-  if (r.distributed) requireDistributable(r);
   classOf(r, p);  // --entry with --class, or an unknown class, is a usage error
-  requireClosedOnlyOptions(r);
   if (!r.cls.empty()) return checkSymbolic(p, r);
   const ir::CfaId entry = entryOf(r, p);
   if (r.maxCalls) throw usageError("--max-calls applies to the class analysis (check --class C)");
@@ -471,15 +326,15 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   rep.file = r.file;
   if (x.dist.rank != 0) return rep;  // rank 0 reports for every rank
   const std::optional<search::Trace> trace = decide(rep, x, p, ev, r, *testsOnly);
-  searchStats(rep, x);
+  report::searchStats(rep.stats, x.res, x.workers, x.por != nullptr);
   if (initialModels) {
     rep.stats["initial_states"] = initialStates;
     rep.stats["solver_queries"] = initialQueries;
   }
   addRunStats(rep.stats, rb.budget);
   rep.extra["store"] = search::storeKindName(x.store);
-  if (search::lossyStore(x.store)) reportLossy(rep, x.res, x.store, x.bits);
-  if (r.distributed) distributedStats(rep, x.dist);
+  if (search::lossyStore(x.store)) report::lossyStore(rep, x.res, x.store, x.bits);
+  if (r.distributed) report::distributedStats(rep, x.dist);
   if (go.entry == ir::kNone) rep.extra["por"] = x.por != nullptr;
   if (!x.por && r.por.value_or(false)) rep.extra["por_note"] = x.whyNoPor;
   rep.extra["search"] = search::strategyName(searchOrder(r));

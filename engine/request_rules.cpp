@@ -2,6 +2,7 @@
 
 #include "engine/report_types.h"
 #include "mc/frontends/registry.h"
+#include "mc/search/stores/bitstate_store.h"
 
 namespace tandem::engine {
 
@@ -29,6 +30,43 @@ symbolic::MixedOptions mixedOptions(const MixedTuning& t, symbolic::Solving solv
   return m;
 }
 
+namespace {
+
+// --distributed applies to the explicit search of closed systems in the orders each rank can
+// keep on its own.
+void requireDistributable(const CheckRequest& r) {
+  if (!r.entry.empty() || !r.cls.empty())
+    throw usageError("--distributed applies to closed systems (not to --entry or --class)");
+  if (!r.dot.empty()) throw usageError("--distributed does not apply to --dot");
+  if (searchOrder(r) != search::Strategy::Dfs && searchOrder(r) != search::Strategy::Bfs)
+    throw usageError("--distributed applies to --search dfs and bfs (each rank's own order)");
+}
+
+// A store other than exact runs in the parallel explorer (even on one thread), depth-first only
+// when it keeps no parents; the lossy ones cannot give states back for --dot either.
+void requireStoreApplies(const CheckRequest& r, search::StoreKind store) {
+  if (store == search::StoreKind::Exact) return;
+  const std::string flag = std::string("--store ") + search::storeKindName(store);
+  if (!r.dot.empty()) throw usageError("--dot draws the graph of the exact store: not " + flag);
+  if (searchOrder(r) != search::Strategy::Dfs)
+    throw usageError(flag +
+                     " keeps no parent pointers: it searches depth-first (--search dfs), keeping "
+                     "the path to each state instead");
+}
+
+// --store, --threads and --por choose among explicit searches of closed systems.
+void requireClosedOnlyOptions(const CheckRequest& r) {
+  if (r.cls.empty() && r.entry.empty()) return;
+  if (r.store) throw usageError("--store applies to closed systems (not --entry or --class)");
+  if (r.threads && *r.threads > 1)
+    throw usageError("--threads applies to closed systems (not --entry or --class)");
+  if (r.por)
+    throw usageError(std::string(*r.por ? "--por" : "--no-por") +
+                     " applies to closed systems (check without --entry or --class)");
+}
+
+}  // namespace
+
 void checkRules(const CheckRequest& r) {
   (void)mixedOptions(r.mixed, r.solving.value_or(symbolic::Solving::Classic), r.seed);
   if (r.bitstateBits && r.store != search::StoreKind::Bitstate)
@@ -36,6 +74,29 @@ void checkRules(const CheckRequest& r) {
         "--bitstate-bits sizes the bit array of --store bitstate: give --store bitstate too");
   if (r.dotMaxStates && r.dot.empty())
     throw usageError("--dot-max-states bounds the graph of --dot FILE: give --dot too");
+  if (r.distributed) requireDistributable(r);
+  requireClosedOnlyOptions(r);
+  requireStoreApplies(r, r.store.value_or(search::StoreKind::Exact));
+}
+
+// --store bitstate: the array's size, log2 of its bits. Given, it must fit --memory-limit;
+// by default SPIN's 2^27 bits (16 MiB), or less to fit half the limit.
+unsigned bitstateBits(const CheckRequest& r) {
+  using search::BitstateStore;
+  const auto& mb = r.limits.memoryLimitMb;
+  const auto fits = [&](unsigned b, uint64_t bytes) {
+    return BitstateStore::arrayBytes(b) < bytes;
+  };
+  if (r.bitstateBits) {
+    if (mb && !fits(*r.bitstateBits, *mb << 20))
+      throw usageError("--bitstate-bits " + std::to_string(*r.bitstateBits) + ": the array (" +
+                       std::to_string(BitstateStore::arrayBytes(*r.bitstateBits) >> 20) +
+                       " MiB) does not fit --memory-limit " + std::to_string(*mb));
+    return *r.bitstateBits;
+  }
+  unsigned b = BitstateStore::kDefaultBits;
+  while (mb && b > BitstateStore::kMinBits && !fits(b, (*mb << 20) / 2)) --b;
+  return b;
 }
 
 void checkRules(const ProveRequest& r) {

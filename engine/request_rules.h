@@ -13,6 +13,9 @@ namespace tandem::engine {
 symbolic::MixedOptions mixedOptions(const MixedTuning& t, symbolic::Solving solving, uint64_t seed);
 
 void checkRules(const CheckRequest& r);
+// --store bitstate: the array's size, log2 of its bits (a usage error when --bitstate-bits does
+// not fit --memory-limit).
+unsigned bitstateBits(const CheckRequest& r);
 void checkRules(const ProveRequest& r);
 void checkRules(const TestgenRequest& r);
 void checkRules(const CoverRequest& r);
