@@ -1,5 +1,6 @@
 // `tandem prove`: abstraction fabrication (fabricate/prover.h), then triage of the potential errors
-// (fabricate/triage.h, the errors in report/prove_errors.h), --check-proof with the other back end,
+// (fabricate/triage.h; the report's keys in report/prove_report.h), --check-proof with the other
+// back end,
 // --dot of the abstract state graph, and the report.
 #include <fstream>
 #include <set>
@@ -12,13 +13,13 @@
 #include "engine/request_rules.h"
 #include "engine/setup.h"
 #include "fabricate/triage.h"
-#include "mc/ir/ir_printer.h"
+
 #include "mc/lang/input_file.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/initial_models.h"
 #include "report/dot_graph.h"
-#include "report/prove_errors.h"
+#include "report/prove_report.h"
 #include "report/trace_steps.h"
 
 namespace tandem::engine {
@@ -136,35 +137,6 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
   return po;
 }
 
-// The default predicates as "SCOPE: PREDICATE", SCOPE one of "global", "class C", "proc f",
-// "method C.m", "init C.init", "process P", "rules" (docs/json.md).
-nlohmann::json predicatesJson(const ir::Program& p, const abstraction::ScopedPredicates& sp) {
-  nlohmann::json out = nlohmann::json::array();
-  auto add = [&](const std::string& scope, const std::vector<ExprRef>& es) {
-    for (ExprRef e : es) out.push_back(scope + ": " + ir::exprToString(p, e));
-  };
-  add("global", sp.global);
-  for (const auto& [k, es] : sp.ofClass) add("class " + p.classes[k].name, es);
-  for (const auto& [c, es] : sp.ofCfa)
-    add(std::string(ir::cfaKindName(p.cfas[c].kind)) + " " + p.cfas[c].name, es);
-  return out;
-}
-
-Verdict verdictOf(fabricate::ProveResult::Outcome o) {
-  using Outcome = fabricate::ProveResult::Outcome;
-  switch (o) {
-    case Outcome::Proved:
-      return Verdict::Proved;
-    case Outcome::Error:
-      return Verdict::Error;
-    case Outcome::PotentialError:
-      return Verdict::PotentialError;
-    case Outcome::Unknown:
-      return Verdict::Unknown;
-  }
-  return Verdict::Unknown;
-}
-
 // --check-proof: the proof re-checked by the other back end. The failure's text; empty when
 // it passed (or a bound stopped the check: the verdict is then unknown).
 std::string checkProofWithOther(const ir::Program& p, const ProveRequest& r, exec::Evaluator& ev,
@@ -185,36 +157,6 @@ std::string checkProofWithOther(const ir::Program& p, const ProveRequest& r, exe
   rep.extra["proof_check"] =
       failure.empty() ? std::string("passed (") + name + ")" : "FAILED: " + failure;
   return failure;
-}
-
-// The invariant of a proof, per cutpoint (and the class invariant).
-void reportInvariant(Report& rep, const fabricate::ProveResult& res,
-                     const fabricate::ProveOptions& po, const ProveRequest& r) {
-  // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` proves anything.
-  if (res.stats.abstractStates == 0 && r.diag)
-    *r.diag << "tandem: warning: there is no initial state (the `init` conditions exclude "
-               "every input): the proof holds vacuously\n";
-  std::string text;
-  nlohmann::json per = nlohmann::json::object();
-  for (const auto& [loc, f] : res.invariant) {
-    text += loc + ": " + f + "\n";
-    per[loc] = f;
-  }
-  rep.extra["invariant"] = text;
-  rep.extra["invariant_per_cutpoint"] = per;
-  if (po.classIndex != ir::kNone) rep.extra["class_invariant"] = res.classInvariant;
-}
-
-void proveStats(Report& rep, const fabricate::ProveStats& s) {
-  rep.stats["states"] = s.concreteStates;
-  rep.stats["transitions"] = s.transitions;
-  rep.stats["abstract_states"] = s.abstractStates;
-  rep.stats["fabricated_states"] = s.fabricatedStates;
-  rep.stats["solver_queries"] = s.solverQueries;
-  rep.stats["executions"] = s.executions;
-  rep.stats["invariance_checks"] = s.invarianceChecks;
-  rep.stats["unknown_answers"] = s.unknownAnswers;
-  rep.stats["stalled_executions"] = s.stalledExecutions;
 }
 
 }  // namespace
@@ -268,7 +210,7 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   } catch (const smt::SmtError& e) {
     throw inputError(r.file, std::string("solver failure: ") + e.what());
   }
-  rep.verdict = verdictOf(res.outcome);
+  rep.verdict = report::verdictOf(res.outcome);
   if (rep.verdict == Verdict::Unknown) rep.reason = res.reason;
   if (!proofCheck.empty()) {
     if (r.diag) *r.diag << "tandem: INTERNAL ERROR: --check-proof failed: " << proofCheck << "\n";
@@ -277,15 +219,22 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   }
   if (!rep.error && res.problem && rep.verdict != Verdict::Proved)
     rep.error = report::proveError(p, *res.problem);
-  if (rep.verdict == Verdict::Proved) reportInvariant(rep, res, po, r);
+  if (rep.verdict == Verdict::Proved) {
+    // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` proves anything.
+    if (res.stats.abstractStates == 0 && r.diag)
+      *r.diag << "tandem: warning: there is no initial state (the `init` conditions exclude "
+                 "every input): the proof holds vacuously\n";
+    report::invariantKeys(rep, res, po.classIndex != ir::kNone);
+  }
   if (po.classIndex != ir::kNone) {
     rep.extra["class"] = r.cls;
     rep.extra["argument_pool"] = po.argPool;
   }
-  proveStats(rep, res.stats);
+  report::proveStats(rep.stats, res.stats);
   addRunStats(rep.stats, rb.budget);
   rep.extra["engine"] = engineName(r.engine);
-  if (usesDefaultPredicates(p, r)) rep.extra["default_predicates"] = predicatesJson(p, defaults);
+  if (usesDefaultPredicates(p, r))
+    rep.extra["default_predicates"] = report::predicatesJson(p, defaults);
   rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
   if (!r.dot.empty()) writeDot(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));
   if (!r.annotate.empty()) {

@@ -10,9 +10,11 @@
 #include "engine/report_types.h"
 #include "engine/setup.h"
 #include "engine/testgen_dse.h"
+#include "mc/ir/call_graph.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/replay.h"
 #include "mc/symbolic/summarisable.h"
+#include "report/dse_report.h"
 #include "report/tests.h"
 #include "report/trace_steps.h"
 #include "testgen/dse.h"
@@ -24,24 +26,12 @@ namespace {
 
 // The locations labelled `label` in the entry and the procedures it calls.
 std::vector<ir::LocId> labelled(const ir::Program& p, const std::string& label, ir::CfaId entry) {
-  std::vector<bool> seen(p.cfas.size(), false);
-  std::vector<ir::CfaId> todo{entry};
-  seen[entry] = true;
   std::vector<ir::LocId> out;
-  while (!todo.empty()) {
-    const ir::CfaId c = todo.back();
-    todo.pop_back();
-    for (ir::LocId l : p.cfas[c].locs) {
+  for (ir::CfaId c : ir::callClosure(p, entry))
+    for (ir::LocId l : p.cfas[c].locs)
       if (std::find(p.locs[l].labels.begin(), p.locs[l].labels.end(), label) !=
           p.locs[l].labels.end())
         out.push_back(l);
-      for (ir::EdgeId e : p.locs[l].out)
-        if (p.edges[e].kind == ir::EdgeKind::Call && !seen[p.edges[e].callee]) {
-          seen[p.edges[e].callee] = true;
-          todo.push_back(p.edges[e].callee);
-        }
-    }
-  }
   return out;
 }
 
@@ -59,34 +49,6 @@ testgen::DseOptions dseOptions(const ir::Program& p, const TestgenRequest& r, ir
                        " or the procedures it calls");
   }
   return o;
-}
-
-// The targets the loop showed unreachable: the --target label, and branches (each once: unwound
-// loops give one node per iteration).
-nlohmann::json unreachableTargets(const ir::Program& p, const TestgenRequest& r,
-                                  const testgen::DseResult& res) {
-  nlohmann::json unreachable = nlohmann::json::array();
-  if (res.targetUnreachable) unreachable.push_back({{"label", r.target}});
-  for (const testgen::UnreachableBranch& u : res.unreachable) {
-    nlohmann::json b{{"procedure", p.cfas[u.cfa].name}};
-    if (u.edge != ir::kNone) b["line"] = p.edges[u.edge].loc.line;
-    if (std::find(unreachable.begin(), unreachable.end(), b) == unreachable.end())
-      unreachable.push_back(std::move(b));
-  }
-  return unreachable;
-}
-
-// The loop's own counters (TACAS'08: lazy and relevant queries, mispredictions, the trees).
-void dseStats(Report& rep, const testgen::DseResult& res) {
-  rep.stats["mispredictions"] = res.mispredictions;
-  rep.stats["concretizations"] = res.concretizations;
-  rep.stats["lazy_queries"] = res.lazyQueries;
-  rep.stats["lazy_sat"] = res.lazySat;
-  rep.stats["relevant_queries"] = res.relevantQueries;
-  rep.stats["relevant_sat"] = res.relevantSat;
-  rep.stats["solver_unknown"] = res.unknownAnswers;
-  rep.stats["tree_nodes"] = res.treeNodes;
-  rep.stats["dangling_left"] = res.danglingLeft;
 }
 
 }  // namespace
@@ -153,12 +115,12 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.stats["cut_executions"] = cut;
   rep.stats["solver_queries"] = solver->stats().queries;
   rep.stats["summarised_procedures"] = summarisedNames.size();
-  dseStats(rep, res);
+  report::dseStats(rep.stats, res);
   addRunStats(rep.stats, rb.budget);
   rep.extra["mode"] = compositional ? "compositional" : "dse";
   rep.extra["search"] = search::strategyName(o.order);
   rep.extra["summarised"] = summarisedNames;
-  rep.extra["unreachable_targets"] = unreachableTargets(p, r, res);
+  rep.extra["unreachable_targets"] = report::unreachableTargets(p, r.target, res);
   if (!r.target.empty()) {
     rep.extra["target"] = r.target;
     rep.extra["target_reached"] = res.targetReached;

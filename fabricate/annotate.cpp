@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "mc/ir/call_graph.h"
 #include "mc/ir/ir_printer.h"
 
 namespace tandem::fabricate {
@@ -20,16 +21,7 @@ std::set<ir::CfaId> covered(const ir::Program& p, ir::CfaId entry) {
     for (ir::CfaId c = 0; c < p.cfas.size(); ++c) out.insert(c);
     return out;
   }
-  std::vector<ir::CfaId> todo{entry};
-  out.insert(entry);
-  while (!todo.empty()) {
-    const ir::CfaId c = todo.back();
-    todo.pop_back();
-    for (ir::LocId l : p.cfas[c].locs)
-      for (ir::EdgeId e : p.locs[l].out)
-        if (p.edges[e].kind == ir::EdgeKind::Call && out.insert(p.edges[e].callee).second)
-          todo.push_back(p.edges[e].callee);
-  }
+  for (ir::CfaId c : ir::callClosure(p, entry)) out.insert(c);
   return out;
 }
 

@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <fstream>
 
+#include "mc/ir/call_graph.h"
 #include "report/trace_steps.h"
 
 namespace tandem::report {
 
 Coverage::Coverage(const ir::Program& p, ir::CfaId entry) : p_(p), taken_(p.edges.size(), false) {
-  std::set<ir::CfaId> seen{entry};
-  std::vector<ir::CfaId> todo{entry};
-  while (!todo.empty()) {
-    ir::CfaId c = todo.back();
-    todo.pop_back();
+  for (ir::CfaId c : ir::callClosure(p, entry))
     for (ir::LocId l : p.cfas[c].locs) {
       for (const std::string& lab : p.locs[l].labels)
         if (std::find(labels_.begin(), labels_.end(), lab) == labels_.end()) labels_.push_back(lab);
@@ -21,15 +18,12 @@ Coverage::Coverage(const ir::Program& p, ir::CfaId entry) : p_(p), taken_(p.edge
         const ir::Edge& edge = p.edges[e];
         if (edge.loc.line) lines_.insert(edge.loc.line);
         guarded += edge.kind == ir::EdgeKind::Command && edge.guard;
-        if (edge.kind == ir::EdgeKind::Call && seen.insert(edge.callee).second)
-          todo.push_back(edge.callee);
       }
       // A branch: one of several ways out of a location, chosen by a condition.
       if (guarded > 0 && p.locs[l].out.size() > 1)
         for (ir::EdgeId e : p.locs[l].out)
           if (p.edges[e].kind == ir::EdgeKind::Command && p.edges[e].guard) branches_.push_back(e);
     }
-  }
 }
 
 void Coverage::addPath(const std::vector<ir::EdgeId>& path) {

@@ -1,4 +1,6 @@
-#include "report/prove_errors.h"
+#include "report/prove_report.h"
+
+#include "mc/ir/ir_printer.h"
 
 #include "report/trace_steps.h"
 
@@ -107,6 +109,57 @@ nlohmann::json potentialErrorsJson(const std::vector<fabricate::PotentialError>&
     list.push_back(potentialJson(pe, reproduced ? "reproduced from an initial state" : t.others));
   }
   return list;
+}
+
+Verdict verdictOf(fabricate::ProveResult::Outcome o) {
+  using Outcome = fabricate::ProveResult::Outcome;
+  switch (o) {
+    case Outcome::Proved:
+      return Verdict::Proved;
+    case Outcome::Error:
+      return Verdict::Error;
+    case Outcome::PotentialError:
+      return Verdict::PotentialError;
+    case Outcome::Unknown:
+      return Verdict::Unknown;
+  }
+  return Verdict::Unknown;
+}
+
+nlohmann::json predicatesJson(const ir::Program& p, const abstraction::ScopedPredicates& sp) {
+  nlohmann::json out = nlohmann::json::array();
+  auto add = [&](const std::string& scope, const std::vector<ExprRef>& es) {
+    for (ExprRef e : es) out.push_back(scope + ": " + ir::exprToString(p, e));
+  };
+  add("global", sp.global);
+  for (const auto& [k, es] : sp.ofClass) add("class " + p.classes[k].name, es);
+  for (const auto& [c, es] : sp.ofCfa)
+    add(std::string(ir::cfaKindName(p.cfas[c].kind)) + " " + p.cfas[c].name, es);
+  return out;
+}
+
+void invariantKeys(Report& rep, const fabricate::ProveResult& res, bool ofClass) {
+  std::string text;
+  nlohmann::json per = nlohmann::json::object();
+  for (const auto& [loc, f] : res.invariant) {
+    text += loc + ": " + f + "\n";
+    per[loc] = f;
+  }
+  rep.extra["invariant"] = text;
+  rep.extra["invariant_per_cutpoint"] = per;
+  if (ofClass) rep.extra["class_invariant"] = res.classInvariant;
+}
+
+void proveStats(nlohmann::json& stats, const fabricate::ProveStats& s) {
+  stats["states"] = s.concreteStates;
+  stats["transitions"] = s.transitions;
+  stats["abstract_states"] = s.abstractStates;
+  stats["fabricated_states"] = s.fabricatedStates;
+  stats["solver_queries"] = s.solverQueries;
+  stats["executions"] = s.executions;
+  stats["invariance_checks"] = s.invarianceChecks;
+  stats["unknown_answers"] = s.unknownAnswers;
+  stats["stalled_executions"] = s.stalledExecutions;
 }
 
 }  // namespace tandem::report
