@@ -18,15 +18,17 @@ nlohmann::json unreachableTargets(const ir::Program& p, const std::string& targe
 }
 
 void dseStats(nlohmann::json& stats, const testgen::DseResult& res) {
-  stats["mispredictions"] = res.mispredictions;
-  stats["concretizations"] = res.concretizations;
-  stats["lazy_queries"] = res.lazyQueries;
-  stats["lazy_sat"] = res.lazySat;
-  stats["relevant_queries"] = res.relevantQueries;
-  stats["relevant_sat"] = res.relevantSat;
-  stats["solver_unknown"] = res.unknownAnswers;
-  stats["tree_nodes"] = res.treeNodes;
-  stats["dangling_left"] = res.danglingLeft;
+  stats.update(nlohmann::json{
+      {"mispredictions", res.mispredictions},
+      {"concretizations", res.concretizations},
+      {"lazy_queries", res.lazyQueries},
+      {"lazy_sat", res.lazySat},
+      {"relevant_queries", res.relevantQueries},
+      {"relevant_sat", res.relevantSat},
+      {"solver_unknown", res.unknownAnswers},
+      {"tree_nodes", res.treeNodes},
+      {"dangling_left", res.danglingLeft},
+  });
 }
 
 }  // namespace tandem::report

@@ -151,15 +151,17 @@ void invariantKeys(Report& rep, const fabricate::ProveResult& res, bool ofClass)
 }
 
 void proveStats(nlohmann::json& stats, const fabricate::ProveStats& s) {
-  stats["states"] = s.concreteStates;
-  stats["transitions"] = s.transitions;
-  stats["abstract_states"] = s.abstractStates;
-  stats["fabricated_states"] = s.fabricatedStates;
-  stats["solver_queries"] = s.solverQueries;
-  stats["executions"] = s.executions;
-  stats["invariance_checks"] = s.invarianceChecks;
-  stats["unknown_answers"] = s.unknownAnswers;
-  stats["stalled_executions"] = s.stalledExecutions;
+  stats.update(nlohmann::json{
+      {"states", s.concreteStates},
+      {"transitions", s.transitions},
+      {"abstract_states", s.abstractStates},
+      {"fabricated_states", s.fabricatedStates},
+      {"solver_queries", s.solverQueries},
+      {"executions", s.executions},
+      {"invariance_checks", s.invarianceChecks},
+      {"unknown_answers", s.unknownAnswers},
+      {"stalled_executions", s.stalledExecutions},
+  });
 }
 
 }  // namespace tandem::report
