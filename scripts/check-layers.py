@@ -30,7 +30,7 @@ LAYERS = {
     "chc": ["abstraction"],
     "cover": ["mc/symbolic"],
     "testgen": ["mc/symbolic"],
-    "report": ["fabricate", "testgen"],
+    "report": ["fabricate", "cover", "testgen"],
     "engine": ["report", "fabricate", "chc", "cover", "testgen", "mc/frontends"],
     "mc/cli": ["engine"],
     "mc": ["mc/cli"],  # mc/main.cpp
