@@ -7,6 +7,7 @@
 #include "engine/report_types.h"
 #include "engine/request.h"
 #include "mc/ir/program.h"
+#include "report/walk_steps.h"
 
 namespace tandem::engine {
 
@@ -25,11 +26,7 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r);
 Report printIr(const ir::Program& p, const std::string& file, bool instrumented = false);
 
 // `run` reports each step as it happens (so a long run holds no trace in memory).
-class StepObserver {
- public:
-  virtual ~StepObserver() = default;
-  virtual void step(const TraceStep& s) = 0;
-};
+using report::StepObserver;
 Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer);
 
 }  // namespace tandem::engine

@@ -1,15 +1,13 @@
 // `tandem run FILE`: one concrete execution (search::RandomWalk), reported step by step as it
 // happens (no trace is held in memory: a run may be long). Open systems run the entry procedure on
 // `--args`; closed systems walk one random interleaving (`--steps N --seed S`).
-#include <deque>
-#include <map>
 
 #include "engine/api.h"
 #include "engine/setup.h"
 #include "mc/exec/evaluator.h"
-#include "mc/expr/float64.h"
 #include "mc/search/driver/random_walk.h"
 #include "report/trace_steps.h"
+#include "report/walk_steps.h"
 
 namespace tandem::engine {
 
@@ -17,31 +15,6 @@ namespace {
 
 // The error report keeps the last steps before the error (the whole run went to the observer).
 constexpr size_t kErrorTraceSteps = 1000;
-
-// `--args` text as a value of the parameter's type.
-std::optional<exec::Value> parseArg(const std::string& text, TypeRef t) {
-  if (t->kind == TypeKind::Bool) {
-    if (text == "true") return exec::Value::boolean(true);
-    if (text == "false") return exec::Value::boolean(false);
-    return std::nullopt;
-  }
-  if (t->kind == TypeKind::Enum) {
-    int i = t->memberIndex(text);
-    if (i < 0) return std::nullopt;
-    return exec::Value::enumMember(t, static_cast<uint32_t>(i));
-  }
-  if ((t->kind == TypeKind::Ref || t->kind == TypeKind::Class) && text == "null")
-    return exec::Value::null();
-  if (t->kind == TypeKind::F64) {  // a literal, an integer, a sign, or nan / inf / -inf
-    auto d = f64::parse(text);
-    if (!d) return std::nullopt;
-    return exec::Value::f64(*d);
-  }
-  if (!t->isIntegral()) return std::nullopt;
-  auto v = BigInt::parse(text);
-  if (!v || (t->isBitVector() && !v->fitsIn(t->bitWidth()))) return std::nullopt;
-  return exec::integralValue(t, *v);
-}
 
 // Inputs (globals without an initialiser) are drawn at random until every `init` holds. An
 // initialiser that fails for them is the model's error, reported as a failing step would be.
@@ -73,7 +46,7 @@ std::vector<exec::Value> entryArgs(const ir::Program& p, ir::CfaId entry, const 
   std::vector<exec::Value> args;
   for (size_t i = 0; i < texts.size(); ++i) {
     TypeRef t = p.vars[c.params[i]].type;
-    auto v = parseArg(texts[i], t);
+    auto v = exec::valueFromText(texts[i], t);
     if (!v)
       throw usageError("argument " + std::to_string(i + 1) + " '" + texts[i] +
                        "' is not a value of type '" + typeToString(t) + "' (--args)");
@@ -81,49 +54,6 @@ std::vector<exec::Value> entryArgs(const ir::Program& p, ir::CfaId entry, const 
   }
   return args;
 }
-
-// Each step of the walk as a trace step to the observer; the last kErrorTraceSteps kept for the
-// error's trace.
-class StepRecorder final : public search::WalkObserver {
- public:
-  StepRecorder(const ir::Program& p, StepObserver& observer) : p_(p), observer_(observer) {}
-
-  void before(const exec::State& s, const exec::Move& mv) override {
-    // What the step report needs of the state before it, not a copy of the state: that costs
-    // its depth per step (run_deep_recursion.tdm, depth 10,000: 8.5 s, quadratic).
-    values_ = report::stateValues(p_, s);
-    frames_ = report::frameCounts(s);
-    ts_ = TraceStep{};
-    if (p_.isClosed()) ts_.process = report::threadName(p_, s, mv.thread);
-    ts_.label = p_.locName(s.threads[mv.thread].top().pc);
-    ts_.statement = p_.edges[mv.edge].text;
-    ts_.line = p_.edges[mv.edge].loc.line;
-    if (mv.isRendezvous())
-      ts_.statement +=
-          "  =>  " + report::threadName(p_, s, mv.partner) + ": " + p_.edges[mv.partnerEdge].text;
-  }
-
-  void after(const exec::State& s, const exec::Move&, uint64_t step, bool failed) override {
-    ts_.step = step;
-    if (!failed) {
-      ts_.changed = report::changedValues(p_, values_, frames_, s);
-      ts_.state = report::stateJson(p_, s);
-      if (p_.isClosed()) ts_.locations = report::locationsJson(p_, s);
-    }
-    observer_.step(ts_);
-    recent.push_back(std::move(ts_));
-    if (recent.size() > kErrorTraceSteps) recent.pop_front();
-  }
-
-  std::deque<TraceStep> recent;  // the last kErrorTraceSteps steps
-
- private:
-  const ir::Program& p_;
-  StepObserver& observer_;
-  std::map<std::string, std::string> values_;
-  std::vector<size_t> frames_;
-  TraceStep ts_;
-};
 
 }  // namespace
 
@@ -152,7 +82,7 @@ Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
         ev, [&](exec::Chooser& c) { return ev.makeEntryState(entry, args, c); }, walk.chooser(),
         r.file);
   }();
-  StepRecorder steps(p, observer);
+  report::WalkRecorder steps(p, observer, kErrorTraceSteps);
   const search::WalkOutcome out =
       start.ok() ? walk.run(start.value(), steps) : walk.failedToStart(start.error());
 

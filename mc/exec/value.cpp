@@ -291,4 +291,28 @@ Value coerceIntegral(const Value& v, TypeRef t) {
   return integralValue(t, v.toBigInt());
 }
 
+std::optional<Value> valueFromText(const std::string& text, TypeRef t) {
+  if (t->kind == TypeKind::Bool) {
+    if (text == "true") return Value::boolean(true);
+    if (text == "false") return Value::boolean(false);
+    return std::nullopt;
+  }
+  if (t->kind == TypeKind::Enum) {
+    int i = t->memberIndex(text);
+    if (i < 0) return std::nullopt;
+    return Value::enumMember(t, static_cast<uint32_t>(i));
+  }
+  if ((t->kind == TypeKind::Ref || t->kind == TypeKind::Class) && text == "null")
+    return Value::null();
+  if (t->kind == TypeKind::F64) {  // a literal, an integer, a sign, or nan / inf / -inf
+    auto d = f64::parse(text);
+    if (!d) return std::nullopt;
+    return Value::f64(*d);
+  }
+  if (!t->isIntegral()) return std::nullopt;
+  auto v = BigInt::parse(text);
+  if (!v || (t->isBitVector() && !v->fitsIn(t->bitWidth()))) return std::nullopt;
+  return integralValue(t, *v);
+}
+
 }  // namespace tandem::exec

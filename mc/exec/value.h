@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -133,6 +134,11 @@ Value integralValue(TypeRef t, const BigInt& v);
 // `v` converted to the integral type `t` when both are integral (int -> i32 wraps, i32 -> int is
 // exact); any other value is returned unchanged.
 Value coerceIntegral(const Value& v, TypeRef t);
+
+// A value of type `t` written as text (`run --args`): an integer (in range for i32/i64), true or
+// false, an enum member's name, null for references, an f64 literal (nan, inf, -inf too); none
+// when the text is not one.
+std::optional<Value> valueFromText(const std::string& text, TypeRef t);
 
 }  // namespace tandem::exec
 
