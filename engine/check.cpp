@@ -11,12 +11,10 @@
 #include "engine/setup.h"
 #include "mc/exec/evaluator.h"
 #include "mc/search/compiled/compiled_system.h"
-#include "mc/search/explore/distributed_explorer.h"
-#include "mc/search/explore/explorer.h"
+#include "mc/search/explore/exploration.h"
 #include "mc/search/explore/parallel_explorer.h"
 #include "mc/search/generic_system.h"
 #include "mc/search/por/por_analysis.h"
-#include "mc/search/por/por_reducer.h"
 #include "mc/search/trace.h"
 #include "mc/symbolic/initial_models.h"
 #include "report/dot_graph.h"
@@ -78,19 +76,6 @@ unsigned explorerThreads(const CheckRequest& r, bool closed) {
 
 size_t dotLimit(const CheckRequest& r) { return r.dotMaxStates.value_or(kDefaultDotMaxStates); }
 
-// The search over the request's ranks, or one rank in this process without them.
-search::DistributedResult exploreDistributed(search::TransitionSystem& sys,
-                                             const search::ExploreOptions& eo,
-                                             const CheckRequest& r) {
-  search::DistributedOptions o;
-  o.search = eo.search;
-  o.budget = eo.budget;
-  o.deadlock = eo.deadlock;
-  o.progress = eo.progress;
-  if (r.ranks) return search::DistributedExplorer(sys, *r.ranks, o).run();
-  return search::exploreInProcess({&sys}, o);
-}
-
 // A closed system whose initial values are unbounded inputs under `init`: the solver enumerates
 // the initial states into `go.initial`. The report when that ends the run (too many, no answer,
 // or an initialiser that fails: a sample would not justify a verdict).
@@ -137,31 +122,9 @@ std::optional<Report> enumerateInitial(const ir::Program& p, const CheckRequest&
   return rep;
 }
 
-// The explicit search of one run: the transition systems, the explorer chosen by --threads,
-// --store and --distributed, and what it found.
-struct Exploration {
-  Exploration(const ir::Program& p, exec::Evaluator& ev, const search::GenericOptions& go)
-      : generic(p, ev, go) {}
-  search::GenericSystem generic;  // always: the reference that replays traces
-  std::unique_ptr<search::CompiledSystem> compiled;
-  std::string whyGeneric;  // what keeps a closed system from the compiled engine
-  search::TransitionSystem& sys() {
-    return compiled ? static_cast<search::TransitionSystem&>(*compiled) : generic;
-  }
-  search::StoreKind store = search::StoreKind::Exact;
-  unsigned bits = 0;  // --store bitstate
-  std::unique_ptr<const search::PorAnalysis> por;
-  std::string whyNoPor;
-  std::unique_ptr<search::Explorer> ex;  // the sequential search (its store draws --dot)
-  std::vector<std::string> errorPath;    // the parallel or distributed search's path to the error
-  unsigned threads = 1;                  // of the search: --threads, or the cores where it applies
-  unsigned workers = 1;                  // started
-  search::DistributedResult dist;
-  search::ExploreResult res;
-};
-
 // Which explorer runs, from the request; throws usageError for combinations that do not go.
-void chooseExplorer(Exploration& x, const ir::Program& p, const CheckRequest& r, bool closed) {
+void chooseExplorer(search::Exploration& x, const ir::Program& p, const CheckRequest& r,
+                    bool closed) {
   x.store = r.store.value_or(search::StoreKind::Exact);
   const bool otherStore = x.store != search::StoreKind::Exact;
   if (r.distributed && ((r.threads && *r.threads > 1) || otherStore))
@@ -184,50 +147,8 @@ void chooseExplorer(Exploration& x, const ir::Program& p, const CheckRequest& r,
   }
 }
 
-void runExplorer(Exploration& x, const ir::Program& p, exec::Evaluator& ev,
-                 const search::GenericOptions& go, const CheckRequest& r, RunBudget& rb,
-                 bool deadlock) {
-  search::ExploreOptions eo;
-  eo.search = searchOrder(r);
-  eo.seed = r.seed;
-  eo.budget = &rb.budget;
-  eo.deadlock = deadlock;
-  eo.progress = &rb.progress;
-  eo.graphLimit = r.dot.empty() ? 0 : dotLimit(r);
-  eo.por = x.por.get();
-  if (r.distributed) {
-    x.dist = exploreDistributed(x.sys(), eo, r);
-    x.res = x.dist.result;
-    x.errorPath = x.dist.path;
-  } else if (x.threads > 1 || x.store != search::StoreKind::Exact) {
-    search::ParallelOptions po;
-    po.store = x.store;
-    po.bitstateBits = x.bits;
-    po.threads = x.threads;
-    po.search = searchOrder(r);
-    po.budget = &rb.budget;
-    po.progress = &rb.progress;
-    po.deadlock = deadlock;
-    const search::PorAnalysis* por = x.por.get();
-    if (por) po.reducer = [por] { return std::make_unique<search::PorReducer>(*por); };
-    // Every worker has its own system (they keep scratch buffers); the evaluator is shared.
-    const bool compiled = x.compiled != nullptr;
-    auto make = [&p, &ev, &go, compiled]() -> std::unique_ptr<search::TransitionSystem> {
-      if (compiled) return std::make_unique<search::CompiledSystem>(p, ev, go);
-      return std::make_unique<search::GenericSystem>(p, ev, go);
-    };
-    search::ParallelExplorer px(make, po);
-    x.res = px.run();
-    x.errorPath = px.errorPath();
-    x.workers = px.workersStarted();
-  } else {
-    x.ex = std::make_unique<search::Explorer>(x.sys(), eo);
-    x.res = x.ex->run();
-  }
-}
-
 // The verdict of the search; an error's trace, replayed by the reference evaluator.
-std::optional<search::Trace> decide(Report& rep, Exploration& x, const ir::Program& p,
+std::optional<search::Trace> decide(Report& rep, search::Exploration& x, const ir::Program& p,
                                     exec::Evaluator& ev, const CheckRequest& r, bool testsOnly) {
   const search::ExploreResult& res = x.res;
   switch (res.outcome) {
@@ -311,7 +232,7 @@ Report check(const ir::Program& p, const CheckRequest& r) {
     if (auto stop = enumerateInitial(p, r, ev, rb, go, initialStates, initialQueries)) return *stop;
   // The compiled engine when it runs the program exactly (and no --dot, which decodes generic
   // states); the generic one otherwise, and always as the reference that replays traces.
-  Exploration x(p, ev, go);
+  search::Exploration x(p, ev, go);
   if (!r.dot.empty())
     x.whyGeneric = "--dot";
   else if (go.entry == ir::kNone && search::CompiledSystem::eligible(p, &x.whyGeneric))
@@ -319,7 +240,16 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   const bool deadlock =
       go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
   chooseExplorer(x, p, r, go.entry == ir::kNone);
-  runExplorer(x, p, ev, go, r, rb, deadlock);
+  search::ExplorationRun how;
+  how.search = searchOrder(r);
+  how.seed = r.seed;
+  how.deadlock = deadlock;
+  how.graphLimit = r.dot.empty() ? 0 : dotLimit(r);
+  how.distributed = r.distributed;
+  how.ranks = r.ranks;
+  how.budget = &rb.budget;
+  how.progress = &rb.progress;
+  x.run(how);
 
   Report rep;
   rep.command = "check";
