@@ -3,57 +3,13 @@
 // `verified` only when every path ended, no bound cut one (--max-calls included) and the solver
 // never answered unknown.
 #include "engine/check_symbolic.h"
+
 #include "engine/request_rules.h"
-
-#include <ostream>
-
 #include "engine/setup.h"
 #include "engine/symbolic_run.h"
-#include "report/trace_steps.h"
+#include "report/symbolic_report.h"
 
 namespace tandem::engine {
-
-namespace {
-
-void reportError(Report& rep, const ir::Program& p, const SymbolicRun& run, bool classAnalysis,
-                 std::ostream* diag) {
-  const symbolic::PathEnd& end = run.result.ends.back();
-  const ir::CfaId entry = run.options.entry;
-  symbolic::Replay rp = symbolic::replayPath(*run.ev, entry, end);
-  // The inputs drive the concrete run into an error before the symbolic path's end (a call in an
-  // expression the symbolic path treated as an uninterpreted function failed: found by difftest).
-  // The reference evaluator's error is real, so it is the counterexample.
-  // An error the concrete run met only after it left the path (ranOn) has no trace here: the
-  // verdict stays unknown.
-  if (!rp.followed && rp.error && !rp.ranOn) rp.followed = true;
-  if (!rp.followed) {
-    rep.verdict = Verdict::Unknown;
-    if (end.exceedsLimits) {
-      rep.reason =
-          "the error path needs an array longer than the reference evaluator's limit, so its "
-          "counterexample cannot be replayed (" +
-          rp.problem + ")";
-    } else if (end.usesUninterpreted) {
-      rep.reason =
-          "the error path depends on calls treated as uninterpreted functions and its inputs do "
-          "not reach it concretely (" +
-          rp.problem + ")";
-    } else {
-      if (diag)
-        *diag << "tandem: INTERNAL ERROR: the symbolic counterexample did not replay in the "
-                 "reference evaluator ("
-              << rp.problem << "); please report this bug\n";
-      rep.reason = "internal error: counterexample replay failed: " + rp.problem;
-    }
-    return;
-  }
-  rep.verdict = Verdict::Error;
-  rep.error = report::replayError(p, entry, rp, end);
-  rep.extra["inputs"] = report::inputsJson(end);
-  if (classAnalysis) rep.extra["calls"] = report::callsJson(p, entry, end);
-}
-
-}  // namespace
 
 Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
   const uint32_t cls = classOf(r, p);
@@ -95,7 +51,8 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
       rep.reason = res.reason;
       break;
     case symbolic::Outcome::ErrorFound:
-      reportError(rep, p, *run, cls != ir::kNone, r.diag);
+      report::symbolicError(rep, p, *run->ev, run->options.entry, res.ends.back(), cls != ir::kNone,
+                            r.diag);
       break;
   }
   rep.stats["states"] = res.states;
@@ -103,7 +60,7 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
   rep.stats["depth"] = res.maxDepth;
   rep.stats["solver_queries"] = res.solverQueries;
   addRunStats(rep.stats, run->rb.budget);
-  addSolvingStats(rep.stats, res);
+  report::solvingStats(rep.stats, res);
   if (cls != ir::kNone) {
     rep.stats["calls"] = res.maxCalls;
     rep.stats["completed_calls"] = res.completedCalls;
@@ -112,7 +69,7 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
     rep.extra["max_calls"] = r.maxCalls ? nlohmann::json(*r.maxCalls) : nlohmann::json(nullptr);
   }
   rep.extra["search"] = search::strategyName(searchOrder(r));
-  addSolvingKeys(rep.extra, run->options);
+  report::solvingKeys(rep.extra, run->options);
   rep.extra["engine"] = "symbolic";
   rep.extra["solver"] = smt::backendName(r.solver.backend);
   return rep;

@@ -42,30 +42,4 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
   return run;
 }
 
-void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r) {
-  const symbolic::SolvingStats& s = r.solving;
-  stats["solver_unknown"] = r.unknownAnswers;
-  stats["undecided"] = s.undecided;
-  stats["mixed_checks"] = s.mixedChecks;
-  stats["mixed_tries"] = s.tries;
-  stats["heuristic_successes"] = s.heuristicSuccesses;
-  stats["mixed_exhausted"] = s.exhausted;
-  stats["random_brackets"] = s.brackets;
-  stats["concrete_refutations"] = s.concreteRefutations;
-  stats["concretizations"] = s.concretizations;
-  stats["dart_runs"] = s.runs;
-  stats["dart_restarts"] = s.restarts;
-  stats["dart_mispredictions"] = s.mispredictions;
-}
-
-void addSolvingKeys(nlohmann::json& extra, const symbolic::ExploreOptions& eo) {
-  extra["solving"] = symbolic::solvingName(eo.solving);
-  if (eo.solving == symbolic::Solving::Mixed) {
-    extra["heuristic"] = symbolic::heuristicListName(eo.mixed.heuristics);
-    extra["max_tries"] = eo.mixed.maxTries;
-  } else if (eo.solving == symbolic::Solving::Dart) {
-    extra["max_tries"] = eo.mixed.maxTries;
-  }
-}
-
 }  // namespace tandem::engine

@@ -5,8 +5,6 @@
 
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/request.h"
 #include "engine/setup.h"
 #include "mc/exec/evaluator.h"
@@ -32,10 +30,5 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
                                              const symbolic::Guidance* guidance = nullptr,
                                              bool trustVerified = false,
                                              symbolic::EndFilter* endFilter = nullptr);
-
-// The counters of the solving mode (undecided, concretizations, ...) and solver_unknown.
-void addSolvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r);
-// `solving` (and for mixed `heuristic`, `max_tries`) in the report.
-void addSolvingKeys(nlohmann::json& extra, const symbolic::ExploreOptions& eo);
 
 }  // namespace tandem::engine

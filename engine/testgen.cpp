@@ -13,6 +13,7 @@
 #include "engine/request_rules.h"
 #include "engine/symbolic_run.h"
 #include "engine/testgen_dse.h"
+#include "report/symbolic_report.h"
 #include "report/tests.h"
 #include "report/trace_steps.h"
 #include "testgen/test_budget.h"
@@ -91,8 +92,8 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     rep.stats["bounds_hit"] = res.depthCuts + (stop ? 1 : 0);
   }
   addRunStats(rep.stats, run->rb.budget);
-  addSolvingStats(rep.stats, res);
-  addSolvingKeys(rep.extra, run->options);
+  report::solvingStats(rep.stats, res);
+  report::solvingKeys(rep.extra, run->options);
   rep.extra["solver"] = smt::backendName(r.solver.backend);
   if (!r.testsOut.empty())
     report::writeTestgenTests(r.testsOut, r.file, r.entry, tests.tests(), tests.decls());
