@@ -19,7 +19,6 @@
 #include "mc/symbolic/initial_models.h"
 #include "report/dot_graph.h"
 #include "report/explore_report.h"
-#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -29,18 +28,6 @@ bool hasInputs(const ir::Program& p) {
   for (auto g : p.globals)
     if (!p.vars[g].init) return true;
   return false;
-}
-
-void writeDot(const std::string& path, const report::CheckGraph& g, std::ostream* diag) {
-  std::ofstream out(path);
-  if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
-  report::writeCheckDot(out, g);
-  if (!out.flush()) throw inputError(path, "cannot write --dot file '" + path + "'");
-  if (diag && g.store.size() > g.limit)
-    *diag << "tandem: --dot: the graph has " << g.store.size() << " states; " << path
-          << " shows the first " << g.limit
-          << (g.result.errorSource != search::StateStore::kNoParent ? " and the error path" : "")
-          << " (--dot-max-states N draws more)\n";
 }
 
 // The error of an explicit search, with its trace `tr` (replayed by the reference evaluator).
@@ -271,9 +258,9 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   rep.extra["engine"] = x.sys().name();
   if (!x.compiled && go.entry == ir::kNone) rep.extra["engine_note"] = x.whyGeneric;
   if (!r.dot.empty())
-    writeDot(r.dot,
-             {p, x.ex->store(), x.res, x.generic.codec(), trace ? &*trace : nullptr, dotLimit(r)},
-             r.diag);
+    report::writeCheckDotFile(
+        r.dot, {p, x.ex->store(), x.res, x.generic.codec(), trace ? &*trace : nullptr, dotLimit(r)},
+        r.diag);
   return rep;
 }
 

@@ -2,8 +2,6 @@
 // (fabricate/triage.h; the report's keys in report/prove_report.h), --check-proof with the other
 // back end,
 // --dot of the abstract state graph, and the report.
-#include <fstream>
-#include <set>
 #include <sstream>
 
 #include "abstraction/auto_predicates.h"
@@ -20,7 +18,6 @@
 #include "mc/symbolic/initial_models.h"
 #include "report/dot_graph.h"
 #include "report/prove_report.h"
-#include "report/trace_steps.h"
 
 namespace tandem::engine {
 
@@ -50,40 +47,6 @@ std::vector<ExprRef> readPredicates(const std::string& path, ir::Program& p) {
   return out;
 }
 
-// Class analysis: the integer arguments execution tries (ISSTA'06, Sect. 5.1: "a small concrete
-// pool"): the constants of the class's `test` declarations and -1, 0, 1. The invariance checks do
-// not depend on it: they quantify over every argument value.
-std::vector<int64_t> argumentPool(const ir::Program& p, ir::CfaId init) {
-  std::set<int64_t> pool{-1, 0, 1};
-  for (const ir::Test& t : p.tests) {
-    if (t.isState || t.cfa != init) continue;
-    for (ExprRef a : t.args)
-      if (a->op == Op::IntConst)
-        if (auto v = a->value.toInt64(); v && pool.size() < 8) pool.insert(*v);
-  }
-  return {pool.begin(), pool.end()};
-}
-
-void writeDot(const std::string& path, const fabricate::ProveResult& r,
-              const abstraction::Abstraction& abs) {
-  std::ofstream out(path);
-  if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
-  report::writeProveDot(out, r, abs);
-  if (!out.flush()) throw inputError(path, "cannot write --dot file '" + path + "'");
-}
-
-const char* engineName(fabricate::ProveOptions::Engine e) {
-  switch (e) {
-    case fabricate::ProveOptions::Engine::Fabricate:
-      return "fabricate";
-    case fabricate::ProveOptions::Engine::Models:
-      return "models";
-    case fabricate::ProveOptions::Engine::Eager:
-      return "eager";
-  }
-  return "fabricate";
-}
-
 // `found`: the default predicates, when --auto-predicates asks for them.
 // Default predicates: asked for, or the model names none of its own (as ISSTA'06's tool, which
 // falls back on them): neither `predicate` declarations nor --predicates.
@@ -108,7 +71,7 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
   if (cls != ir::kNone) {
     po.classIndex = cls;
     po.entry = p.classes[cls].init;
-    po.argPool = argumentPool(p, po.entry);
+    po.argPool = fabricate::argumentPool(p, po.entry);
   } else {
     po.entry = entryOf(r, p);
   }
@@ -232,11 +195,12 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   }
   report::proveStats(rep.stats, res.stats);
   addRunStats(rep.stats, rb.budget);
-  rep.extra["engine"] = engineName(r.engine);
+  rep.extra["engine"] = fabricate::engineName(r.engine);
   if (usesDefaultPredicates(p, r))
     rep.extra["default_predicates"] = report::predicatesJson(p, defaults);
   rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
-  if (!r.dot.empty()) writeDot(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));
+  if (!r.dot.empty())
+    report::writeProveDotFile(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));
   if (!r.annotate.empty()) {
     rep.extra["annotations"] = annotateAssertions(p, r, rb.budget);
     rep.extra["annotated_file"] = r.annotate;

@@ -944,4 +944,34 @@ std::string checkProof(const ir::Program& p, exec::Evaluator& ev, smt::Solver& s
   return Prover(p, ev, solver, o).verify(r);
 }
 
+const char* engineName(ProveOptions::Engine e) {
+  switch (e) {
+    case ProveOptions::Engine::Fabricate:
+      return "fabricate";
+    case ProveOptions::Engine::Models:
+      return "models";
+    case ProveOptions::Engine::Eager:
+      return "eager";
+  }
+  return "fabricate";
+}
+
+std::optional<ProveOptions::Engine> parseEngine(std::string_view name) {
+  for (auto e :
+       {ProveOptions::Engine::Fabricate, ProveOptions::Engine::Models, ProveOptions::Engine::Eager})
+    if (name == engineName(e)) return e;
+  return std::nullopt;
+}
+
+std::vector<int64_t> argumentPool(const ir::Program& p, ir::CfaId init) {
+  std::set<int64_t> pool{-1, 0, 1};
+  for (const ir::Test& t : p.tests) {
+    if (t.isState || t.cfa != init) continue;
+    for (ExprRef a : t.args)
+      if (a->op == Op::IntConst)
+        if (auto v = a->value.toInt64(); v && pool.size() < 8) pool.insert(*v);
+  }
+  return {pool.begin(), pool.end()};
+}
+
 }  // namespace tandem::fabricate

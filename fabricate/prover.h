@@ -11,6 +11,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "abstraction/abstraction.h"
@@ -60,6 +61,15 @@ struct ProveOptions {
   search::Progress* progress = nullptr;
   bool keepMemory = false;  // engine::Request::keepMemory: the prover's states are not freed
 };
+
+// Class analysis: the integer arguments execution tries (ISSTA'06, Sect. 5.1: "a small concrete
+// pool"): the constants of the class's `test` declarations (of its initialiser `init`) and -1, 0,
+// 1. The invariance checks do not depend on it: they quantify over every argument value.
+std::vector<int64_t> argumentPool(const ir::Program& p, ir::CfaId init);
+
+// --engine: fabricate, models, eager.
+const char* engineName(ProveOptions::Engine e);
+std::optional<ProveOptions::Engine> parseEngine(std::string_view name);
 
 // A concrete execution: from `initial` (fabricated or a real initial state) through `steps`; the
 // last step raises `error`.

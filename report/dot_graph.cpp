@@ -1,6 +1,7 @@
 #include "report/dot_graph.h"
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
@@ -145,6 +146,26 @@ void writeProveDot(std::ostream& out, const fabricate::ProveResult& r,
                "dashed box: first reached by executing from a fabricated state",
                "red box: a tracked error happens from one of its states"});
   out << "}\n";
+}
+
+void writeCheckDotFile(const std::string& path, const CheckGraph& g, std::ostream* diag) {
+  std::ofstream out(path);
+  if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
+  writeCheckDot(out, g);
+  if (!out.flush()) throw inputError(path, "cannot write --dot file '" + path + "'");
+  if (diag && g.store.size() > g.limit)
+    *diag << "tandem: --dot: the graph has " << g.store.size() << " states; " << path
+          << " shows the first " << g.limit
+          << (g.result.errorSource != search::StateStore::kNoParent ? " and the error path" : "")
+          << " (--dot-max-states N draws more)\n";
+}
+
+void writeProveDotFile(const std::string& path, const fabricate::ProveResult& r,
+                       const abstraction::Abstraction& abs) {
+  std::ofstream out(path);
+  if (!out) throw inputError(path, "cannot write --dot file '" + path + "'");
+  writeProveDot(out, r, abs);
+  if (!out.flush()) throw inputError(path, "cannot write --dot file '" + path + "'");
 }
 
 }  // namespace tandem::report

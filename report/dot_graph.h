@@ -4,6 +4,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 #include "abstraction/abstraction.h"
 #include "fabricate/prover.h"
@@ -26,5 +27,11 @@ void writeCheckDot(std::ostream& out, const CheckGraph& g);
 
 void writeProveDot(std::ostream& out, const fabricate::ProveResult& r,
                    const abstraction::Abstraction& abs);
+
+// --dot FILE: the graph into `path` (an input error when it cannot be written). `check`'s says on
+// `diag` when it was cut at `limit` states.
+void writeCheckDotFile(const std::string& path, const CheckGraph& g, std::ostream* diag);
+void writeProveDotFile(const std::string& path, const fabricate::ProveResult& r,
+                       const abstraction::Abstraction& abs);
 
 }  // namespace tandem::report

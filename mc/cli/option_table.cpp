@@ -126,9 +126,7 @@ std::vector<std::string> names(std::initializer_list<Enum> all, const char* (*na
 using symbolic::Solving;
 using Engine = fabricate::ProveOptions::Engine;
 
-std::optional<Engine> parseEngine(std::string_view v) {
-  return v == "eager" ? Engine::Eager : v == "models" ? Engine::Models : Engine::Fabricate;
-}
+std::optional<Engine> parseEngine(std::string_view v) { return fabricate::parseEngine(v); }
 std::optional<abstraction::Guide> parseGuide(std::string_view v) {
   return abstraction::parseGuide(v);
 }
