@@ -4,10 +4,6 @@
 // symbolic path (e.g. through a call treated as an uninterpreted function in classic mode) is
 // counted as a divergence and the test keeps what the concrete run did. A bound or an interrupt
 // ends the search: the tests found so far are in the report (and in --tests-out).
-#include <algorithm>
-#include <fstream>
-#include <ostream>
-#include <set>
 
 #include "engine/api.h"
 #include "engine/request_rules.h"
@@ -15,7 +11,6 @@
 #include "engine/testgen_dse.h"
 #include "report/symbolic_report.h"
 #include "report/tests.h"
-#include "report/trace_steps.h"
 #include "testgen/test_budget.h"
 
 namespace tandem::engine {
