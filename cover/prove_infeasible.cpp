@@ -1,7 +1,5 @@
 #include "cover/prove_infeasible.h"
 
-#include <algorithm>
-#include <chrono>
 #include <set>
 
 namespace tandem::cover {
@@ -12,12 +10,7 @@ constexpr double kProveSecondsPerLocation = 30;  // per location, without a dead
 
 // `assert false` at `l`, the program's own assertions assumed.
 void makeErrorLocation(ir::Program& q, ir::LocId l) {
-  for (ir::Edge& e : q.edges)
-    if (e.kind == ir::EdgeKind::Assert) {
-      e.kind = ir::EdgeKind::Command;
-      e.guard = e.cond;
-      e.cond = nullptr;
-    }
+  ir::assumeAssertions(q);
   ir::Edge e;
   e.kind = ir::EdgeKind::Assert;
   e.from = l;
@@ -68,12 +61,8 @@ std::vector<InfeasibleAnswer> proveInfeasible(const ir::Program& p,
     }
     std::unique_ptr<ir::Program> q = hooks.fresh();
     makeErrorLocation(*q, l);
-    double seconds = kProveSecondsPerLocation;
-    if (auto d = budget.deadline()) {
-      const double left = std::chrono::duration<double>(*d - search::Budget::Clock::now()).count();
-      seconds = std::max(0.1, left);
-    }
-    const symbolic::ProveOnCopy::Outcome o = hooks.prove(*q, seconds);
+    const symbolic::ProveOnCopy::Outcome o =
+        hooks.prove(*q, budget.secondsLeft(kProveSecondsPerLocation));
     a.prove = o.verdict;
     // An error of prove is an execution that reaches the location: feasible with more unwinding.
     a.result = o.kind == Kind::Proved  ? InfeasibleAnswer::Result::Infeasible

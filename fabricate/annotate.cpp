@@ -1,7 +1,6 @@
 #include "fabricate/annotate.h"
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <set>
 
@@ -98,13 +97,7 @@ Attempt proveAlone(const symbolic::ProveOnCopy& hooks, ir::EdgeId edge, bool ass
   std::unique_ptr<ir::Program> q = hooks.fresh();
   Attempt a;
   a.outcome.verdict = "unknown";
-  for (ir::EdgeId id = 0; id < q->edges.size(); ++id) {
-    ir::Edge& e = q->edges[id];
-    if (e.kind != ir::EdgeKind::Assert || id == edge) continue;
-    e.kind = ir::EdgeKind::Command;
-    e.guard = e.cond;
-    e.cond = nullptr;
-  }
+  ir::assumeAssertions(*q, edge);
   if (assumeNoOverflow) {
     const auto byLine = overflowAssumptions(*q, q->locs[q->edges[edge].from].cfa, lines);
     if (byLine.empty()) return a;  // nothing to assume: no other proof to try
@@ -118,11 +111,7 @@ Attempt proveAlone(const symbolic::ProveOnCopy& hooks, ir::EdgeId edge, bool ass
     for (const auto& [line, conds] : byLine)
       a.assumptions[line] = ir::exprToString(*q, q->exprs->mkAnd(std::span<const ExprRef>(conds)));
   }
-  double seconds = kProveSeconds;
-  if (auto d = budget.deadline())
-    seconds =
-        std::max(0.1, std::chrono::duration<double>(*d - search::Budget::Clock::now()).count());
-  a.outcome = hooks.prove(*q, seconds);
+  a.outcome = hooks.prove(*q, budget.secondsLeft(kProveSeconds));
   return a;
 }
 

@@ -97,4 +97,14 @@ std::vector<std::vector<size_t>> Program::initSchedule() const {
   return due;
 }
 
+void assumeAssertions(Program& p, EdgeId keep) {
+  for (EdgeId id = 0; id < p.edges.size(); ++id) {
+    Edge& e = p.edges[id];
+    if (e.kind != EdgeKind::Assert || id == keep) continue;
+    e.kind = EdgeKind::Command;
+    e.guard = e.cond;
+    e.cond = nullptr;
+  }
+}
+
 }  // namespace tandem::ir

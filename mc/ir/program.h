@@ -265,4 +265,9 @@ struct Program {
   const Variable& var(VarId v) const { return vars[v]; }
 };
 
+// Every assertion of `p` but `keep` becomes an assumption: an execution that fails one ends there
+// silently (prove --annotate proves one assertion alone; cover --prove-infeasible asks about
+// reaching a location, as the reachability verification condition does).
+void assumeAssertions(Program& p, EdgeId keep = kNone);
+
 }  // namespace tandem::ir

@@ -1,5 +1,7 @@
 #include "mc/search/driver/budget.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -66,6 +68,12 @@ std::optional<Budget::Clock::time_point> Budget::deadline() const {
   std::optional<Clock::time_point> d = outer_ ? outer_->deadline() : std::nullopt;
   if (deadline_ && (!d || *deadline_ < *d)) d = deadline_;
   return d;
+}
+
+double Budget::secondsLeft(double fallback) const {
+  const auto d = deadline();
+  if (!d) return fallback;
+  return std::max(0.1, std::chrono::duration<double>(*d - Clock::now()).count());
 }
 
 bool Budget::outerStopped() {

@@ -54,6 +54,9 @@ class Budget {
   double elapsed() const;
   // When --timeout ends the run, or the outer budget's run (nullopt without one).
   std::optional<Clock::time_point> deadline() const;
+  // The seconds a sub-run (a prove run per assertion or location) gets: what is left to the
+  // deadline (at least 0.1), or `fallback` without one.
+  double secondsLeft(double fallback) const;
 
   // Time, memory and the interrupt flag. Cheap enough to call at every step: the clock is read
   // every few calls and /proc every 10 ms. Returns whether the run must stop (see stopped()).
