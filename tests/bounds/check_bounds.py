@@ -145,21 +145,23 @@ def run_case(tandem, name, args, bound, hangs=False):
             problems.append(f"the bound left a clauses file of {os.path.getsize(output)} bytes")
     if elapsed > limit:
         problems.append(f"took {elapsed:.1f} s (limit {limit:.0f} s)")
+    try:
+        report = json.loads(text)
+        parse_error = None
+    except ValueError as e:
+        report, parse_error = None, e
     # The report's own peak (VmHWM, reset by exec): wait4's figure also counts what the child
     # shared with this script between fork and exec.
     try:
-        peak_mb = min(peak_mb, float(json.loads(text)["stats"]["peak_rss_mb"]))
-    except (ValueError, KeyError, TypeError):
+        peak_mb = min(peak_mb, float(report["stats"]["peak_rss_mb"]))
+    except (KeyError, TypeError, ValueError):
         pass
     if kind == "memory" and peak_mb > 1.25 * MEMORY_MB:
         problems.append(f"peak RSS {peak_mb:.0f} MB over 1.25 x {MEMORY_MB} MB")
     if proc.returncode != 4:
         problems.append(f"exit status {proc.returncode}, not 4")
-    try:
-        report = json.loads(text)
-    except ValueError as e:
-        report = None
-        problems.append(f"stdout is not a JSON report ({e}): {text[:200]!r}")
+    if parse_error is not None:
+        problems.append(f"stdout is not a JSON report ({parse_error}): {text[:200]!r}")
     if report is not None:
         if report.get("verdict") != "unknown":
             problems.append(f"verdict {report.get('verdict')!r}, not 'unknown'")
@@ -198,7 +200,9 @@ def main():
             if b[0] in TIMED and a.only in f"{name} {b[0]}":
                 cases.append((name, args, b[:3] + (TIME_BOUND + HANG_SLACK,), True))
     failed = 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
+    # Processes, not threads: a thread parsing one run's 100 MB report held the GIL while
+    # another thread's clock ran, and a run that ended in 2 s was timed at 5 s.
+    with concurrent.futures.ProcessPoolExecutor(max_workers=a.j) as pool:
         futures = [pool.submit(run_case, a.tandem, n, args, b, h) for n, args, b, h in cases]
         for f in futures:
             name, kind, elapsed, peak, problems = f.result()
