@@ -350,4 +350,17 @@ ScopedPredicates defaultPredicates(const ir::Program& p, const DefaultPredicateO
   return Inference(p, o).run();
 }
 
+DefaultPredicateOptions analysisOptions(const ir::Program& p, ir::CfaId entry, uint32_t classIndex,
+                                        size_t limit) {
+  DefaultPredicateOptions d;
+  d.roots = p.processes;
+  if (p.rules != ir::kNone) d.roots.push_back(p.rules);
+  if (entry != ir::kNone) d.roots.push_back(entry);
+  if (classIndex != ir::kNone)
+    for (ir::CfaId m : p.classes[classIndex].methods) d.roots.push_back(m);
+  d.classIndex = classIndex;
+  d.limit = limit;
+  return d;
+}
+
 }  // namespace tandem::abstraction

@@ -34,4 +34,9 @@ struct DefaultPredicateOptions {
 
 ScopedPredicates defaultPredicates(const ir::Program& p, const DefaultPredicateOptions& o);
 
+// The options of one analysis: from `entry` (kNone: the processes and rules of a closed system),
+// in the class analysis of `classIndex` from its init and every method.
+DefaultPredicateOptions analysisOptions(const ir::Program& p, ir::CfaId entry, uint32_t classIndex,
+                                        size_t limit);
+
 }  // namespace tandem::abstraction

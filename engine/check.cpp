@@ -79,32 +79,10 @@ std::optional<Report> enumerateInitial(const ir::Program& p, const CheckRequest&
     go.initial = std::make_shared<const std::vector<exec::State>>(std::move(initial.states));
     return std::nullopt;
   }
-  Report rep;
-  rep.command = "check";
-  rep.file = r.file;
-  rep.verdict = Verdict::Unknown;
-  if (initial.error) {
-    rep.verdict = Verdict::Error;
-    rep.error = ErrorInfo{ir::errorKindName(initial.error->kind),
-                          "(initial state)",
-                          initial.error->loc.line,
-                          initial.error->message,
-                          {},
-                          {},
-                          false};
-  } else {
-    // A bound that interrupted the solver shows first as its unknown answer: name the bound.
-    if (!rb.budget.stopped()) (void)rb.budget.pollNow();
-    rep.reason = rb.budget.stopped()
-                     ? rb.budget.stopped()->reason
-                     : "the initial values are inputs: " + initial.reason +
-                           " (symbolic exploration of closed systems is not implemented yet)";
-  }
-  rep.stats["states"] = 0;
-  rep.stats["transitions"] = 0;  // the text report prints them (closed_int_inputs_report)
-  rep.stats["depth"] = 0;
-  rep.stats["initial_states"] = states;
-  rep.stats["solver_queries"] = queries;
+  // A bound that interrupted the solver shows first as its unknown answer: name the bound.
+  if (!initial.error && !rb.budget.stopped()) (void)rb.budget.pollNow();
+  Report rep = report::initialStatesStop(
+      r.file, initial, rb.budget.stopped() ? rb.budget.stopped()->reason : "", queries);
   addRunStats(rep.stats, rb.budget);
   return rep;
 }
@@ -245,17 +223,16 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   const std::optional<search::Trace> trace = decide(rep, x, p, ev, r, *testsOnly);
   report::searchStats(rep.stats, x.res, x.workers, x.por != nullptr);
   if (initialModels) {
-    rep.stats["initial_states"] = initialStates;
-    rep.stats["solver_queries"] = initialQueries;
+    rep.stats.initial_states = initialStates;
+    rep.stats.solver_queries = initialQueries;
   }
   addRunStats(rep.stats, rb.budget);
-  rep.extra["store"] = search::storeKindName(x.store);
+  rep.explore = report::ExploreKeys{x.sys().name(), search::storeKindName(x.store), {}, {}};
   if (search::lossyStore(x.store)) report::lossyStore(rep, x.res, x.store, x.bits);
   if (r.distributed) report::distributedStats(rep, x.dist);
   if (go.entry == ir::kNone) rep.extra["por"] = x.por != nullptr;
   if (!x.por && r.por.value_or(false)) rep.extra["por_note"] = x.whyNoPor;
   rep.extra["search"] = search::strategyName(searchOrder(r));
-  rep.extra["engine"] = x.sys().name();
   if (!x.compiled && go.entry == ir::kNone) rep.extra["engine_note"] = x.whyGeneric;
   if (!r.dot.empty())
     report::writeCheckDotFile(

@@ -42,34 +42,15 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
   Report rep;
   rep.command = "check";
   rep.file = r.file;
-  switch (res.outcome) {
-    case symbolic::Outcome::Complete:
-      rep.verdict = Verdict::Verified;
-      break;
-    case symbolic::Outcome::Incomplete:
-      rep.verdict = Verdict::Unknown;
-      rep.reason = res.reason;
-      break;
-    case symbolic::Outcome::ErrorFound:
-      report::symbolicError(rep, p, *run->ev, run->options.entry, res.ends.back(), cls != ir::kNone,
-                            r.diag);
-      break;
-  }
-  rep.stats["states"] = res.states;
-  rep.stats["paths"] = res.paths;
-  rep.stats["depth"] = res.maxDepth;
-  rep.stats["solver_queries"] = res.solverQueries;
+  rep.symbolic.emplace();
+  report::solvingKeys(*rep.symbolic, run->options);
+  report::symbolicOutcome(rep, p, *run->ev, run->options.entry, res, cls != ir::kNone, r.diag);
   addRunStats(rep.stats, run->rb.budget);
-  report::solvingStats(rep.stats, res);
   if (cls != ir::kNone) {
-    rep.stats["calls"] = res.maxCalls;
-    rep.stats["completed_calls"] = res.completedCalls;
-    rep.stats["call_bound_cuts"] = res.callCuts;
     rep.extra["class"] = r.cls;
     rep.extra["max_calls"] = r.maxCalls ? nlohmann::json(*r.maxCalls) : nlohmann::json(nullptr);
   }
   rep.extra["search"] = search::strategyName(searchOrder(r));
-  report::solvingKeys(rep.extra, run->options);
   rep.extra["engine"] = "symbolic";
   rep.extra["solver"] = smt::backendName(r.solver.backend);
   return rep;

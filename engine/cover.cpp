@@ -10,7 +10,6 @@
 #include "engine/cover_prove.h"
 #include "engine/request_rules.h"
 #include "engine/setup.h"
-#include "mc/smt/smt_error.h"
 #include "report/cover_report.h"
 
 namespace tandem::engine {
@@ -52,20 +51,12 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   rep.command = "cover";
   rep.file = r.file;
   cover::CoverRun run;
-  try {
-    run = cover::coverEntry(setup, entry, r.algo, r.summaries);
-  } catch (const symbolic::NotImplemented& e) {
-    throw inputError(r.file, e.what());
-  } catch (const smt::SmtUnsupported& e) {
-    throw inputError(r.file, std::string("cover: ") + e.what());
-  } catch (const smt::SmtError& e) {
-    throw inputError(r.file, std::string("solver failure: ") + e.what());
-  }
+  asInputErrors(
+      r.file, "", [&] { run = cover::coverEntry(setup, entry, r.algo, r.summaries); }, "cover: ");
   const cover::CoverResult& res = run.result;
 
   const report::LocationCover cov = report::coverage(p, run.procedures, res);
-  nlohmann::json tests = nlohmann::json::array();
-  const uint64_t failing = report::recordTests(rep, tests, p, ev, entry, res);
+  const uint64_t failing = report::recordTests(rep, p, ev, entry, res);
   if (failing)
     rep.verdict = Verdict::Error;
   else if (!res.complete)
@@ -74,15 +65,10 @@ Report cover(ir::Program& p, const CoverRequest& r) {
     rep.verdict = Verdict::Completed;
   if (!res.complete) rep.reason = res.reason;
 
-  rep.extra["tests"] = tests;
   report::coverKeys(rep, run, cov,
                     {r.algo, r.unwind, r.guided, smt::backendName(r.solver.backend), r.summaries});
   if (r.proveInfeasible && res.complete) {
-    std::vector<ir::LocId> ask;  // labelled, or on a line where nothing is covered
-    for (ir::LocId l : cov.infeasibleLocs)
-      if (!p.locs[l].labels.empty() || (p.locs[l].loc.line && !cov.lines.at(p.locs[l].loc.line)))
-        ask.push_back(l);
-    rep.extra["proved_infeasible"] = proveInfeasible(p, r, ask, rb.budget);
+    rep.cover->provedInfeasible = proveInfeasible(p, r, cov.toProve(p), rb.budget);
   }
   report::coverStats(rep.stats, run, cov, failing, r.summaries);
   addRunStats(rep.stats, rb.budget);

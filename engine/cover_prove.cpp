@@ -5,8 +5,9 @@
 
 namespace tandem::engine {
 
-nlohmann::json proveInfeasible(const ir::Program& p, const CoverRequest& r,
-                               const std::vector<ir::LocId>& locs, search::Budget& budget) {
+std::vector<cover::InfeasibleAnswer> proveInfeasible(const ir::Program& p, const CoverRequest& r,
+                                                     const std::vector<ir::LocId>& locs,
+                                                     search::Budget& budget) {
   auto request = [&r](double seconds) {
     ProveRequest pr;
     static_cast<Request&>(pr) = static_cast<const Request&>(r);
@@ -21,20 +22,7 @@ nlohmann::json proveInfeasible(const ir::Program& p, const CoverRequest& r,
     pr.limits.timeoutSeconds = seconds;
     return pr;
   };
-  nlohmann::json out = nlohmann::json::array();
-  for (const cover::InfeasibleAnswer& a :
-       cover::proveInfeasible(p, locs, proveOnCopy(r, request), budget)) {
-    nlohmann::json j;
-    if (!a.label.empty())
-      j["label"] = a.label;
-    else
-      j["line"] = a.line;
-    j["result"] = cover::resultName(a.result);
-    if (!a.prove.empty()) j["prove"] = a.prove;
-    if (!a.reason.empty()) j["reason"] = a.reason;
-    out.push_back(std::move(j));
-  }
-  return out;
+  return cover::proveInfeasible(p, locs, proveOnCopy(r, request), budget);
 }
 
 }  // namespace tandem::engine

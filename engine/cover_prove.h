@@ -4,8 +4,7 @@
 
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "cover/prove_infeasible.h"
 #include "engine/report_types.h"
 #include "engine/request.h"
 #include "mc/ir/program.h"
@@ -13,9 +12,9 @@
 
 namespace tandem::engine {
 
-// One entry per answer: {"label" or "line", "result": "infeasible" | "feasible" | "bounded",
-// "prove": prove's verdict, "reason"}.
-nlohmann::json proveInfeasible(const ir::Program& p, const CoverRequest& r,
-                               const std::vector<ir::LocId>& locs, search::Budget& budget);
+// One answer per location of `locs`.
+std::vector<cover::InfeasibleAnswer> proveInfeasible(const ir::Program& p, const CoverRequest& r,
+                                                     const std::vector<ir::LocId>& locs,
+                                                     search::Budget& budget);
 
 }  // namespace tandem::engine

@@ -45,19 +45,20 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
   rep.file = r.file;
   rep.verdict = hs.incomplete.empty() ? Verdict::Completed : Verdict::Unknown;
   rep.reason = hs.incomplete;
-  rep.stats["predicates"] = hs.predicates;
-  rep.stats["clauses"] = hs.clauses;
-  rep.stats["init_clauses"] = hs.initClauses;
-  rep.stats["step_clauses"] = hs.stepClauses;
-  rep.stats["query_clauses"] = hs.queryClauses;
-  rep.stats["max_arity"] = hs.maxArity;
-  rep.stats["states"] = hs.predicates;
+  rep.stats.predicates = hs.predicates;
+  rep.stats.clauses = hs.clauses;
+  rep.stats.init_clauses = hs.initClauses;
+  rep.stats.step_clauses = hs.stepClauses;
+  rep.stats.query_clauses = hs.queryClauses;
+  rep.stats.max_arity = hs.maxArity;
+  rep.stats.states = hs.predicates;
   addRunStats(rep.stats, rb.budget);
   rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
+  rep.exported.emplace();
   if (!r.output.empty())
-    rep.extra["output"] = r.output;
+    rep.exported->output = r.output;
   else
-    rep.extra["smtlib"] = hs.text;
+    rep.exported->smtlib = hs.text;
   return rep;
 }
 

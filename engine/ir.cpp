@@ -10,11 +10,11 @@ Report printIr(const ir::Program& p, const std::string& file, bool instrumented)
   r.command = "ir";
   r.file = file;
   r.verdict = Verdict::Completed;
-  r.stats["automata"] = p.cfas.size();
-  r.stats["locations"] = p.locs.size();
-  r.stats["edges"] = p.edges.size();
+  r.stats.automata = p.cfas.size();
+  r.stats.locations = p.locs.size();
+  r.stats.edges = p.edges.size();
   if (!instrumented) {
-    r.extra["ir"] = ir::programToString(p);
+    r.ir = ir::programToString(p);
     return r;
   }
   // The conditions as the paper's Figs. 4 and 5 show them: `assume May` and `tryfirst Must`
@@ -45,10 +45,10 @@ Report printIr(const ir::Program& p, const std::string& file, bool instrumented)
   for (ir::CfaId k = 0; k < p.cfas.size(); ++k)
     if (!c.skipped[k].empty())
       notes[p.cfas[k].entry].push_back("// no conditions inferred: " + c.skipped[k]);
-  r.stats["may_conditions"] = may;
-  r.stats["must_conditions"] = must;
+  r.stats.may_conditions = may;
+  r.stats.must_conditions = must;
   r.extra["conditions"] = conds;
-  r.extra["ir"] = ir::programToString(p, &notes);
+  r.ir = ir::programToString(p, &notes);
   return r;
 }
 

@@ -1,9 +1,6 @@
 // `tandem prove`: abstraction fabrication (fabricate/prover.h), then triage of the potential errors
 // (fabricate/triage.h; the report's keys in report/prove_report.h), --check-proof with the other
-// back end,
-// --dot of the abstract state graph, and the report.
-#include <sstream>
-
+// back end, --dot of the abstract state graph, and the report.
 #include "abstraction/auto_predicates.h"
 #include "engine/api.h"
 #include "engine/load.h"
@@ -12,8 +9,8 @@
 #include "engine/setup.h"
 #include "fabricate/triage.h"
 
+#include "mc/frontends/predicates_file.h"
 #include "mc/lang/input_file.h"
-#include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/initial_models.h"
 #include "report/dot_graph.h"
@@ -23,27 +20,14 @@ namespace tandem::engine {
 
 namespace {
 
-// `--predicates FILE`: one expression per line (`predicate e;` also accepted); `//` comments.
+// `--predicates FILE` (frontends/predicates_file.h).
 std::vector<ExprRef> readPredicates(const std::string& path, ir::Program& p) {
   std::string why;
   auto text = readInputFile(path, why);
   if (!text) throw fileError(path, why + " (the --predicates file)");
-  std::istringstream in(std::move(*text));
   std::vector<ExprRef> out;
-  std::string line;
-  int lineNo = 0;
-  while (std::getline(in, line)) {
-    ++lineNo;
-    if (auto c = line.find("//"); c != std::string::npos) line.erase(c);
-    std::string t = line;
-    while (!t.empty() && (isspace(static_cast<unsigned char>(t.back())) || t.back() == ';'))
-      t.pop_back();
-    size_t b = t.find_first_not_of(" \t");
-    if (b == std::string::npos) continue;
-    t = t.substr(b);
-    if (t.rfind("predicate ", 0) == 0) t = t.substr(10);
-    out.push_back(parseGlobalCondition(p, t, path + ":" + std::to_string(lineNo), "a predicate"));
-  }
+  for (const auto& [line, t] : frontends::predicateLines(*text))
+    out.push_back(parseGlobalCondition(p, t, path + ":" + std::to_string(line), "a predicate"));
   return out;
 }
 
@@ -83,15 +67,9 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
         "--max-predicates applies to default predicates (--auto-predicates, or a model without "
         "predicates and no --predicates)");
   if (usesDefaultPredicates(p, r)) {
-    abstraction::DefaultPredicateOptions d;
-    d.roots = p.processes;
-    if (p.rules != ir::kNone) d.roots.push_back(p.rules);
-    if (po.entry != ir::kNone) d.roots.push_back(po.entry);
-    if (po.classIndex != ir::kNone)
-      for (ir::CfaId m : p.classes[po.classIndex].methods) d.roots.push_back(m);
-    d.classIndex = po.classIndex;
-    d.limit = r.maxPredicates.value_or(kDefaultMaxPredicates);
-    found = abstraction::defaultPredicates(p, d);
+    found = abstraction::defaultPredicates(
+        p, abstraction::analysisOptions(p, po.entry, po.classIndex,
+                                        r.maxPredicates.value_or(kDefaultMaxPredicates)));
     abstraction::ScopedPredicates& to = po.extraPredicates;
     to.global.insert(to.global.end(), found.global.begin(), found.global.end());
     to.ofCfa = found.ofCfa;
@@ -137,13 +115,7 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   po.keepMemory = r.keepMemory;
   auto solver = makeSolver(r, p, rb.budget);
   // Request::keepMemory: the solver (its term caches) is left to the OS at exit.
-  struct Release {
-    std::unique_ptr<smt::Solver>& s;
-    bool keep;
-    ~Release() {
-      if (keep) (void)s.release();
-    }
-  } release{solver, r.keepMemory};
+  const LeaveAtExit<smt::Solver> leave{solver, r.keepMemory};
   exec::Evaluator ev(p, natives);
   if (po.entry == ir::kNone && symbolic::needsInitialModels(p)) {
     // The initial states of a closed system with unbounded inputs, for Execute and triage (the
@@ -157,53 +129,35 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   Report rep;
   rep.command = "prove";
   rep.file = r.file;
+  rep.prove.emplace();
   fabricate::ProveResult res;
   std::string proofCheck;
-  try {
+  asInputErrors(r.file, "prove: ", [&] {
     res = fabricate::prove(p, ev, *solver, po);
     const fabricate::TriageSummary t =
         fabricate::triagePotentialErrors(p, ev, *solver, po, r.triage, res);
     if (t.reproduced) rep.error = report::triagedError(p, *t.reproduced, po.entry);
     if (!t.triage.empty()) rep.extra["triage"] = t.triage;
-    rep.extra["potential_errors"] = report::potentialErrorsJson(res.potentialErrors, t);
+    rep.prove->potentialErrors = report::potentialErrorRows(res.potentialErrors, t);
     if (r.checkProof && res.outcome == fabricate::ProveResult::Outcome::Proved)
       proofCheck = checkProofWithOther(p, r, ev, po, rb, res, rep);
-  } catch (const symbolic::NotImplemented& e) {
-    throw inputError(r.file, std::string("prove: ") + e.what());
-  } catch (const smt::SmtError& e) {
-    throw inputError(r.file, std::string("solver failure: ") + e.what());
-  }
-  rep.verdict = report::verdictOf(res.outcome);
-  if (rep.verdict == Verdict::Unknown) rep.reason = res.reason;
-  if (!proofCheck.empty()) {
-    if (r.diag) *r.diag << "tandem: INTERNAL ERROR: --check-proof failed: " << proofCheck << "\n";
-    rep.verdict = Verdict::Unknown;
-    rep.reason = "internal error: the proof did not re-check: " + proofCheck;
-  }
-  if (!rep.error && res.problem && rep.verdict != Verdict::Proved)
-    rep.error = report::proveError(p, *res.problem);
-  if (rep.verdict == Verdict::Proved) {
-    // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` proves anything.
-    if (res.stats.abstractStates == 0 && r.diag)
-      *r.diag << "tandem: warning: there is no initial state (the `init` conditions exclude "
-                 "every input): the proof holds vacuously\n";
-    report::invariantKeys(rep, res, po.classIndex != ir::kNone);
-  }
+  });
+  report::proveOutcome(rep, p, res, proofCheck, po.classIndex != ir::kNone, r.diag);
   if (po.classIndex != ir::kNone) {
-    rep.extra["class"] = r.cls;
+    rep.prove->cls = r.cls;
     rep.extra["argument_pool"] = po.argPool;
   }
   report::proveStats(rep.stats, res.stats);
   addRunStats(rep.stats, rb.budget);
   rep.extra["engine"] = fabricate::engineName(r.engine);
   if (usesDefaultPredicates(p, r))
-    rep.extra["default_predicates"] = report::predicatesJson(p, defaults);
+    rep.prove->defaultPredicates = report::predicateTexts(p, defaults);
   rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
   if (!r.dot.empty())
     report::writeProveDotFile(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));
   if (!r.annotate.empty()) {
-    rep.extra["annotations"] = annotateAssertions(p, r, rb.budget);
-    rep.extra["annotated_file"] = r.annotate;
+    rep.prove->annotations = annotateAssertions(p, r, rb.budget);
+    rep.prove->annotatedFile = r.annotate;
     // Stopped while annotating: the file says `verified false` where no proof ran.
     if (rb.budget.pollNow() && rep.verdict == Verdict::Proved) {
       rep.verdict = Verdict::Unknown;

@@ -39,25 +39,16 @@ ProveRequest aloneRequest(const ProveRequest& r, double seconds) {
 
 }  // namespace
 
-nlohmann::json annotateAssertions(const ir::Program& p, const ProveRequest& r,
-                                  search::Budget& budget) {
+std::vector<fabricate::AnnotatedAssertion> annotateAssertions(const ir::Program& p,
+                                                              const ProveRequest& r,
+                                                              search::Budget& budget) {
   const symbolic::ProveOnCopy hooks =
       proveOnCopy(r, [&r](double seconds) { return aloneRequest(r, seconds); });
   const fabricate::Annotation a =
       fabricate::annotateAssertions(p, entryOf(r, p), readLines(r.file), hooks, budget);
   std::ofstream f(r.annotate);
   if (!(f << a.text).flush()) throw inputError(r.annotate, "cannot write " + r.annotate);
-  nlohmann::json out = nlohmann::json::array();
-  for (const fabricate::AnnotatedAssertion& x : a.assertions) {
-    nlohmann::json j{{"line", x.line}, {"assertion", x.assertion}};
-    j["result"] = fabricate::resultName(x.result);
-    j["prove"] = x.prove;
-    if (!x.reason.empty()) j["reason"] = x.reason;
-    if (x.proveAssumingNoOverflow) j["prove_assuming_no_overflow"] = *x.proveAssumingNoOverflow;
-    j["premise"] = x.premise;
-    out.push_back(std::move(j));
-  }
-  return out;
+  return a.assertions;
 }
 
 }  // namespace tandem::engine

@@ -3,17 +3,18 @@
 // command's `prove` on it, and the report gets one entry per assertion.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "engine/request.h"
+#include "fabricate/annotate.h"
 #include "mc/ir/program.h"
 #include "mc/search/driver/budget.h"
 
 namespace tandem::engine {
 
-// Writes r.annotate; returns one entry per assertion: {"line", "assertion", "result":
-// "verified" | "assumed" | "unverified", "premise", "prove" (the verdict that decided it)}.
-nlohmann::json annotateAssertions(const ir::Program& p, const ProveRequest& r,
-                                  search::Budget& budget);
+// Writes r.annotate; returns what became of each assertion.
+std::vector<fabricate::AnnotatedAssertion> annotateAssertions(const ir::Program& p,
+                                                              const ProveRequest& r,
+                                                              search::Budget& budget);
 
 }  // namespace tandem::engine

@@ -19,18 +19,12 @@ Report replay(ir::Program& p, const ReplayRequest& r) {
   RunBudget rb(r);  // reading a large report counts against the bounds too
   std::unique_ptr<json> read = report::readReplayReport(r.reportFile, rb.budget, r.keepMemory);
   // Request::keepMemory: the report (a DOM of 1.3 GB for 138 MB of text) is left to the OS.
-  struct Release {
-    std::unique_ptr<json>& saved;
-    bool keep;
-    ~Release() {
-      if (keep) (void)saved.release();
-    }
-  } release{read, r.keepMemory};
+  const LeaveAtExit<json> leave{read, r.keepMemory};
   if (!read) {  // stopped while reading: the bound is the reason
     Report rep;
     rep.command = "replay";
     rep.file = r.file;
-    rep.extra["report"] = r.reportFile;
+    rep.replay = report::ReplayKeys{r.reportFile, {}, {}, {}, {}};
     rep.reason = rb.budget.stopped()->reason;
     addRunStats(rep.stats, rb.budget);
     return rep;
@@ -70,7 +64,7 @@ Report replay(ir::Program& p, const ReplayRequest& r) {
   try {
     Report rep = report::replayTrace(p, saved, ev, sys, entry, cls, rb.budget);
     rep.file = r.file;
-    rep.extra["report"] = r.reportFile;
+    rep.replay->report = r.reportFile;
     addRunStats(rep.stats, rb.budget);
     return rep;
   } catch (const json::exception& e) {  // a value the shape check lets through and JSON refuses

@@ -13,6 +13,7 @@ using report::exitCode;
 using report::fileError;
 using report::inputError;
 using report::Report;
+using report::Stats;
 using report::TraceStep;
 using report::usageError;
 using report::Verdict;

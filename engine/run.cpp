@@ -86,27 +86,8 @@ Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
   const search::WalkOutcome out =
       start.ok() ? walk.run(start.value(), steps) : walk.failedToStart(start.error());
 
-  Report rep;
-  rep.command = "run";
-  rep.file = r.file;
-  rep.verdict = out.error ? Verdict::Error : out.boundHit ? Verdict::Unknown : Verdict::Completed;
-  if (!out.error) rep.reason = out.stopped;
-  rep.stats["steps"] = out.steps;
-  rep.stats["states"] = out.steps + 1;
-  rep.stats["executions"] = 1;
+  Report rep = report::walkReport(p, r.file, out, steps, start.ok() ? &start.value() : nullptr);
   addRunStats(rep.stats, rb.budget);
-  if (out.error) {
-    ErrorInfo e;
-    e.kind = ir::errorKindName(out.error->kind);
-    e.label = out.label;
-    e.line = out.error->loc.line;
-    e.message = out.error->message;
-    e.trace.assign(steps.recent.begin(), steps.recent.end());
-    if (out.steps > steps.recent.size())
-      rep.extra["error_trace_from_step"] = steps.recent.front().step;
-    rep.error = std::move(e);
-  }
-  if (start.ok()) rep.extra["final_state"] = report::stateJson(p, start.value());
   return rep;
 }
 

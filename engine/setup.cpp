@@ -7,6 +7,7 @@
 #include "mc/ir/f64_uses.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_factory.h"
+#include "mc/symbolic/sym_state.h"
 
 namespace tandem::engine {
 
@@ -85,9 +86,23 @@ uint32_t classOf(const Request& r, const ir::Program& p) {
   return static_cast<uint32_t>(it - p.classes.begin());
 }
 
-void addRunStats(nlohmann::json& stats, const search::Budget& b) {
-  stats["time_s"] = b.elapsed();
-  stats["peak_rss_mb"] = search::peakRssMb();
+void asInputErrors(const std::string& file, const std::string& prefix,
+                   const std::function<void()>& f, const char* unsupportedPrefix) {
+  try {
+    f();
+  } catch (const symbolic::NotImplemented& e) {
+    throw inputError(file, prefix + e.what());
+  } catch (const smt::SmtUnsupported& e) {
+    if (!unsupportedPrefix) throw inputError(file, std::string("solver failure: ") + e.what());
+    throw inputError(file, unsupportedPrefix + std::string(e.what()));
+  } catch (const smt::SmtError& e) {
+    throw inputError(file, std::string("solver failure: ") + e.what());
+  }
+}
+
+void addRunStats(Stats& stats, const search::Budget& b) {
+  stats.time_s = b.elapsed();
+  stats.peak_rss_mb = search::peakRssMb();
 }
 
 }  // namespace tandem::engine

@@ -3,10 +3,11 @@
 // Problems are thrown as CommandError (exit status 2).
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "engine/report_types.h"
 #include "engine/request.h"
 #include "mc/exec/natives.h"
 #include "mc/search/driver/budget.h"
@@ -51,7 +52,24 @@ ir::CfaId entryOf(const Request& r, const ir::Program& p);
 // The --class under analysis (its index), or kNone without --class.
 uint32_t classOf(const Request& r, const ir::Program& p);
 
+// Request::keepMemory: `owned` is left to the OS at exit rather than freed (a big DOM, a solver's
+// term caches), when `keep`.
+template <class T>
+struct LeaveAtExit {
+  std::unique_ptr<T>& owned;
+  bool keep;
+  ~LeaveAtExit() {
+    if (keep) (void)owned.release();
+  }
+};
+
+// Runs `f`; what an engine refuses becomes an input error of `file` (exit status 2): a construct
+// it does not implement (its message after `prefix`), a solver failure ("solver failure: ..."),
+// and, when `unsupportedPrefix` is given, a query the solver does not support (after it).
+void asInputErrors(const std::string& file, const std::string& prefix,
+                   const std::function<void()>& f, const char* unsupportedPrefix = nullptr);
+
 // Stats every report has: time and peak memory.
-void addRunStats(nlohmann::json& stats, const search::Budget& b);
+void addRunStats(Stats& stats, const search::Budget& b);
 
 }  // namespace tandem::engine

@@ -1,7 +1,6 @@
 #include "engine/symbolic_run.h"
 
 #include "engine/report_types.h"
-#include "mc/smt/smt_error.h"
 
 namespace tandem::engine {
 
@@ -32,13 +31,8 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
   loadNatives(r, p, run->natives);
   run->solver = makeSolver(r, p, run->rb.budget);
   run->ev = std::make_unique<exec::Evaluator>(p, run->natives);
-  try {
-    run->result = symbolic::exploreSymbolic(p, *run->ev, *run->solver, eo);
-  } catch (const symbolic::NotImplemented& e) {
-    throw inputError(r.file, e.what());
-  } catch (const smt::SmtError& e) {
-    throw inputError(r.file, std::string("solver failure: ") + e.what());
-  }
+  asInputErrors(r.file, "",
+                [&] { run->result = symbolic::exploreSymbolic(p, *run->ev, *run->solver, eo); });
   return run;
 }
 

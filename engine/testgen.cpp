@@ -15,6 +15,23 @@
 
 namespace tandem::engine {
 
+namespace {
+
+// --guide (Christakis, Mueller, Wuestholz, ICSE'16): the entry instrumented with the may/must
+// conditions its annotations give; every mode but `ignore` trusts assertions verified true.
+// `implicitChecks`: per edge, an unverified implicit check (for the counts).
+symbolic::Guidance guidanceOf(const ir::Program& p, const TestgenRequest& r,
+                              std::vector<bool>& implicitChecks) {
+  implicitChecks = abstraction::implicitCheckEdges(p, r.tracked);
+  symbolic::Guidance g =
+      abstraction::guidanceFor(abstraction::inferUnverified(p, r.tracked), *r.guide);
+  g.maxInterrupts = r.maxInterrupts.value_or(kDefaultMaxInterrupts);
+  g.implicitChecks = implicitChecks;
+  return g;
+}
+
+}  // namespace
+
 Report testgen(const ir::Program& p, const TestgenRequest& r) {
   checkRules(r);
   if (!r.cls.empty())
@@ -23,16 +40,9 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   const ir::CfaId entry = entryOf(r, p);
   if (entry == ir::kNone) throw usageError("testgen needs --entry PROC");
   if (r.dse != Dse::Off) return testgenDse(p, r, entry);
-  // --guide (Christakis, Mueller, Wuestholz, ICSE'16): the entry instrumented with the may/must
-  // conditions its annotations give; every mode but `ignore` trusts assertions verified true.
-  symbolic::Guidance guidance;
-  std::vector<bool> implicitChecks;  // per edge: an unverified implicit check (for the counts)
-  if (r.guide) {
-    implicitChecks = abstraction::implicitCheckEdges(p, r.tracked);
-    guidance = abstraction::guidanceFor(abstraction::inferUnverified(p, r.tracked), *r.guide);
-    guidance.maxInterrupts = r.maxInterrupts.value_or(kDefaultMaxInterrupts);
-    guidance.implicitChecks = implicitChecks;
-  }
+  std::vector<bool> implicitChecks;
+  const symbolic::Guidance guidance =
+      r.guide ? guidanceOf(p, r, implicitChecks) : symbolic::Guidance{};
   testgen::TestBudget budget(r.allErrors, r.exitOnError, r.maxTests);
   const symbolic::Solving solving = r.solving.value_or(symbolic::Solving::Mixed);
   auto run = exploreSymbolic(p, r, entry, solving, mixedOptions(r.mixed, solving, r.seed),
@@ -52,7 +62,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
       // unverified executions).
       uint64_t unverified = rp.unverified;
       for (ir::EdgeId e : end.path) unverified += implicitChecks[e];
-      t["unverified_assertions"] = unverified;
+      t.unverifiedAssertions = unverified;
       nonRedundant += unverified > 0;
     }
   }
@@ -71,24 +81,26 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   }
   if (!res.reason.empty()) rep.reason = res.reason;
   tests.report(rep);
-  rep.stats["paths"] = res.paths;
-  rep.stats["executions"] =
+  rep.stats.paths = res.paths;
+  rep.stats.executions =
       run->options.solving == symbolic::Solving::Dart ? res.solving.runs : res.ends.size();
-  rep.stats["duplicate_errors"] = budget.duplicates();
-  rep.stats["states"] = res.states;
-  rep.stats["solver_queries"] = res.solverQueries;
+  rep.stats.duplicate_errors = budget.duplicates();
+  rep.stats.states = res.states;
+  rep.stats.solver_queries = res.solverQueries;
   if (r.guide) {
-    rep.extra["guide"] = abstraction::guideName(*r.guide);
-    rep.stats["non_redundant_tests"] = nonRedundant;
-    rep.stats["redundant_tests"] = tests.size() - nonRedundant;
-    rep.stats["pruned"] = res.guidance.pruned;
-    rep.stats["interrupts"] = res.guidance.interrupts;
-    rep.stats["resumed"] = res.guidance.resumed;
-    rep.stats["bounds_hit"] = res.depthCuts + (stop ? 1 : 0);
+    rep.testgen = report::TestgenKeys{};
+    rep.testgen->guide = abstraction::guideName(*r.guide);
+    rep.stats.non_redundant_tests = nonRedundant;
+    rep.stats.redundant_tests = tests.size() - nonRedundant;
+    rep.stats.pruned = res.guidance.pruned;
+    rep.stats.interrupts = res.guidance.interrupts;
+    rep.stats.resumed = res.guidance.resumed;
+    rep.stats.bounds_hit = res.depthCuts + (stop ? 1 : 0);
   }
   addRunStats(rep.stats, run->rb.budget);
   report::solvingStats(rep.stats, res);
-  report::solvingKeys(rep.extra, run->options);
+  rep.symbolic.emplace();
+  report::solvingKeys(*rep.symbolic, run->options);
   rep.extra["solver"] = smt::backendName(r.solver.backend);
   if (!r.testsOut.empty())
     report::writeTestgenTests(r.testsOut, r.file, r.entry, tests.tests(), tests.decls());

@@ -3,7 +3,6 @@
 // Every execution is a test, replayed by the reference evaluator; a replay that leaves the
 // execution's path is a divergence, and a test that does not reach the node its query promised
 // is a misprediction: both are counted in the report, never silently kept.
-#include <algorithm>
 #include <fstream>
 
 #include "engine/api.h"
@@ -11,7 +10,6 @@
 #include "engine/setup.h"
 #include "engine/testgen_dse.h"
 #include "mc/ir/call_graph.h"
-#include "mc/smt/smt_error.h"
 #include "mc/symbolic/replay.h"
 #include "mc/symbolic/summarisable.h"
 #include "report/dse_report.h"
@@ -24,17 +22,6 @@ namespace tandem::engine {
 
 namespace {
 
-// The locations labelled `label` in the entry and the procedures it calls.
-std::vector<ir::LocId> labelled(const ir::Program& p, const std::string& label, ir::CfaId entry) {
-  std::vector<ir::LocId> out;
-  for (ir::CfaId c : ir::callClosure(p, entry))
-    for (ir::LocId l : p.cfas[c].locs)
-      if (std::find(p.locs[l].labels.begin(), p.locs[l].labels.end(), label) !=
-          p.locs[l].labels.end())
-        out.push_back(l);
-  return out;
-}
-
 testgen::DseOptions dseOptions(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry,
                                testgen::TestBudget& budget) {
   testgen::DseOptions o;
@@ -43,7 +30,7 @@ testgen::DseOptions dseOptions(const ir::Program& p, const TestgenRequest& r, ir
   o.seed = r.seed;
   o.endFilter = &budget;
   if (!r.target.empty()) {
-    o.target = labelled(p, r.target, entry);
+    o.target = ir::labelledLocations(p, r.target, entry);
     if (o.target.empty())
       throw usageError("--target " + r.target + ": no such label in " + p.cfas[entry].name +
                        " or the procedures it calls");
@@ -73,13 +60,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   if (compositional) summarised = symbolic::summarisable(p, symbolic::SummaryShape{true, false});
   testgen::Forest forest(sev, transfer, rb.budget, entry, summarised);
   testgen::DseResult res;
-  try {
-    res = testgen::runDse(forest, *solver, o);
-  } catch (const symbolic::NotImplemented& e) {
-    throw inputError(r.file, e.what());
-  } catch (const smt::SmtError& e) {
-    throw inputError(r.file, std::string("solver failure: ") + e.what());
-  }
+  asInputErrors(r.file, "", [&] { res = testgen::runDse(forest, *solver, o); });
 
   Report rep;
   rep.command = "testgen";
@@ -92,7 +73,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
     cut += cutHere;
     auto [j, rp] = tests.record(t.run.path, cutHere);
     (void)rp;
-    if (t.mispredicted) j["mispredicted"] = true;
+    j.mispredicted = t.mispredicted;
   }
 
   if (tests.failing()) {
@@ -109,18 +90,17 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   std::vector<std::string> summarisedNames;
   for (ir::CfaId c = 0; c < p.cfas.size(); ++c)
     if (forest.summarised(c) && forest.treeOf(c)) summarisedNames.push_back(p.cfas[c].name);
-  rep.stats["executions"] = res.tests.size();
+  rep.stats.executions = res.tests.size();
   tests.report(rep);
-  rep.stats["duplicate_errors"] = budget.duplicates();
-  rep.stats["cut_executions"] = cut;
-  rep.stats["solver_queries"] = solver->stats().queries;
-  rep.stats["summarised_procedures"] = summarisedNames.size();
+  rep.stats.duplicate_errors = budget.duplicates();
+  rep.stats.cut_executions = cut;
+  rep.stats.solver_queries = solver->stats().queries;
+  rep.stats.summarised_procedures = summarisedNames.size();
   report::dseStats(rep.stats, res);
   addRunStats(rep.stats, rb.budget);
-  rep.extra["mode"] = compositional ? "compositional" : "dse";
+  rep.testgen = report::TestgenKeys{compositional ? "compositional" : "dse", summarisedNames,
+                                    report::unreachableTargets(p, r.target, res), std::nullopt};
   rep.extra["search"] = search::strategyName(o.order);
-  rep.extra["summarised"] = summarisedNames;
-  rep.extra["unreachable_targets"] = report::unreachableTargets(p, r.target, res);
   if (!r.target.empty()) {
     rep.extra["target"] = r.target;
     rep.extra["target_reached"] = res.targetReached;

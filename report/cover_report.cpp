@@ -9,16 +9,15 @@ namespace tandem::report {
 
 namespace {
 
-nlohmann::json testJson(const ir::Program& p, const cover::CoverTest& t) {
-  nlohmann::json j;
-  j["inputs"] = inputsJson(t.end);
-  j["labels"] = t.replay.labels;
-  j["result"] = t.replay.error ? "error" : "pass";
+TestRecord testRecord(const cover::CoverTest& t) {
+  TestRecord r;
+  r.inputs = inputsJson(t.end);
+  r.labels = t.replay.labels;
+  r.result = t.replay.error ? "error" : "pass";
   if (t.replay.error)
-    j["error"] = {{"kind", ir::errorKindName(t.replay.error->kind)},
-                  {"line", t.replay.error->loc.line}};
-  (void)p;
-  return j;
+    r.error =
+        TestRecord::Failure{ir::errorKindName(t.replay.error->kind), t.replay.error->loc.line};
+  return r;
 }
 
 }  // namespace
@@ -48,25 +47,33 @@ LocationCover coverage(const ir::Program& p, const std::vector<ir::CfaId>& procs
   return c;
 }
 
-void coverStats(nlohmann::json& stats, const cover::CoverRun& run, const LocationCover& cov,
+std::vector<ir::LocId> LocationCover::toProve(const ir::Program& p) const {
+  std::vector<ir::LocId> ask;
+  for (ir::LocId l : infeasibleLocs)
+    if (!p.locs[l].labels.empty() || (p.locs[l].loc.line && !lines.at(p.locs[l].loc.line)))
+      ask.push_back(l);
+  return ask;
+}
+
+void coverStats(Stats& stats, const cover::CoverRun& run, const LocationCover& cov,
                 uint64_t failing, bool summaries) {
   const cover::CoverResult& res = run.result;
-  stats["solver_queries"] = res.queries;
+  stats.solver_queries = res.queries;
   // Time inside solver checks, apart from parsing, unwinding and building the VC (time_s has all).
-  stats["solver_time_s"] = run.solverSeconds;
-  stats["paths"] = res.paths;
-  stats["tests"] = res.tests.size();
-  stats["failing"] = failing;
-  stats["locations"] = cov.blocks;
-  stats["infeasible_locations"] = res.complete ? cov.infeasibleBlocks : 0;
-  stats["unwound_locations"] = run.unwound;
-  stats["location_copies"] = run.copies;
-  stats["arcs"] = run.arcs;
-  stats["unwinding_cuts"] = run.cuts;
+  stats.solver_time_s = run.solverSeconds;
+  stats.paths = res.paths;
+  stats.tests = res.tests.size();
+  stats.failing = failing;
+  stats.locations = cov.blocks;
+  stats.infeasible_locations = res.complete ? cov.infeasibleBlocks : 0;
+  stats.unwound_locations = run.unwound;
+  stats.location_copies = run.copies;
+  stats.arcs = run.arcs;
+  stats.unwinding_cuts = run.cuts;
   if (summaries) {
-    stats["summarised_procedures"] = run.summarised;
-    stats["summary_pairs"] = run.pairs;
-    stats["refinements"] = run.refinements;
+    stats.summarised_procedures = run.summarised;
+    stats.summary_pairs = run.pairs;
+    stats.refinements = run.refinements;
   }
 }
 
@@ -81,11 +88,12 @@ void writeCoverTests(const std::string& path, const std::string& header, const i
 
 // Each test as JSON into `tests`; the first failing one's error, replayed with its states, into
 // the report. The number of failing tests.
-uint64_t recordTests(Report& rep, nlohmann::json& tests, const ir::Program& p,
-                     const exec::Evaluator& ev, ir::CfaId entry, const cover::CoverResult& res) {
+uint64_t recordTests(Report& rep, const ir::Program& p, const exec::Evaluator& ev, ir::CfaId entry,
+                     const cover::CoverResult& res) {
   uint64_t failing = 0;
+  if (!rep.tests) rep.tests.emplace();
   for (const cover::CoverTest& t : res.tests) {
-    tests.push_back(testJson(p, t));
+    rep.tests->tests.push_back(testRecord(t));
     if (!t.replay.error) continue;
     ++failing;
     if (!rep.error) {
@@ -99,15 +107,15 @@ uint64_t recordTests(Report& rep, nlohmann::json& tests, const ir::Program& p,
 void coverKeys(Report& rep, const cover::CoverRun& run, const LocationCover& cov,
                const CoverSettings& s) {
   const bool complete = run.result.complete;
-  rep.extra["algo"] = cover::algoName(s.algo);
-  rep.extra["unwind"] = s.unwind;
+  if (!rep.tests) rep.tests.emplace();
+  rep.cover = CoverKeys{cover::algoName(s.algo), s.unwind, {}, {}, std::nullopt};
   if (s.algo == cover::Algo::Statements) rep.extra["guided"] = s.guided;
   rep.extra["solver"] = s.solver;
-  rep.extra["covered_labels"] = cov.covered;
+  rep.tests->coveredLabels = cov.covered;
   // Only an enumeration that ended says infeasible; otherwise the rest is just not covered.
-  rep.extra["infeasible_labels"] = complete ? cov.notCovered : std::vector<std::string>{};
-  rep.extra["uncovered_labels"] = cov.notCovered;
-  rep.extra["infeasible_lines"] = complete ? cov.notCoveredLines : std::vector<uint32_t>{};
+  if (complete) rep.cover->infeasibleLabels = cov.notCovered;
+  rep.tests->uncoveredLabels = cov.notCovered;
+  if (complete) rep.cover->infeasibleLines = cov.notCoveredLines;
   // The bound removed executions: what is infeasible may be feasible with more unwinding.
   rep.extra["bounded"] = run.cuts > 0;
   if (s.summaries) rep.extra["summaries"] = true;

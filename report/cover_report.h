@@ -23,15 +23,18 @@ struct LocationCover {
   std::vector<uint32_t> notCoveredLines;
   uint64_t blocks = 0, infeasibleBlocks = 0;
   std::vector<ir::LocId> infeasibleLocs;
+  // The infeasible locations prove is asked about: labelled, or on a line where nothing is
+  // covered.
+  std::vector<ir::LocId> toProve(const ir::Program& p) const;
 };
 
 LocationCover coverage(const ir::Program& p, const std::vector<ir::CfaId>& procs,
                        const cover::CoverResult& res);
 
-// Each test as JSON into `tests`; the first failing one's error, replayed with its states, into
+// Each test into the report's tests; the first failing one's error, replayed with its states, into
 // the report. The number of failing tests.
-uint64_t recordTests(Report& rep, nlohmann::json& tests, const ir::Program& p,
-                     const exec::Evaluator& ev, ir::CfaId entry, const cover::CoverResult& res);
+uint64_t recordTests(Report& rep, const ir::Program& p, const exec::Evaluator& ev, ir::CfaId entry,
+                     const cover::CoverResult& res);
 
 // What the run was asked for, as the report repeats it.
 struct CoverSettings {
@@ -44,7 +47,7 @@ struct CoverSettings {
 void coverKeys(Report& rep, const cover::CoverRun& run, const LocationCover& cov,
                const CoverSettings& s);
 
-void coverStats(nlohmann::json& stats, const cover::CoverRun& run, const LocationCover& cov,
+void coverStats(Stats& stats, const cover::CoverRun& run, const LocationCover& cov,
                 uint64_t failing, bool summaries);
 
 // --tests-out: the tests as `test` declarations under the comment `header`.

@@ -4,31 +4,33 @@
 
 namespace tandem::report {
 
-nlohmann::json unreachableTargets(const ir::Program& p, const std::string& target,
-                                  const testgen::DseResult& res) {
-  nlohmann::json unreachable = nlohmann::json::array();
-  if (res.targetUnreachable) unreachable.push_back({{"label", target}});
+std::vector<TestgenKeys::Unreachable> unreachableTargets(const ir::Program& p,
+                                                         const std::string& target,
+                                                         const testgen::DseResult& res) {
+  std::vector<TestgenKeys::Unreachable> unreachable;
+  if (res.targetUnreachable) unreachable.push_back({target, std::nullopt, std::nullopt});
   for (const testgen::UnreachableBranch& u : res.unreachable) {
-    nlohmann::json b{{"procedure", p.cfas[u.cfa].name}};
-    if (u.edge != ir::kNone) b["line"] = p.edges[u.edge].loc.line;
-    if (std::find(unreachable.begin(), unreachable.end(), b) == unreachable.end())
+    TestgenKeys::Unreachable b{std::nullopt, p.cfas[u.cfa].name, std::nullopt};
+    if (u.edge != ir::kNone) b.line = p.edges[u.edge].loc.line;
+    auto same = [&b](const TestgenKeys::Unreachable& x) {
+      return x.label == b.label && x.procedure == b.procedure && x.line == b.line;
+    };
+    if (std::find_if(unreachable.begin(), unreachable.end(), same) == unreachable.end())
       unreachable.push_back(std::move(b));
   }
   return unreachable;
 }
 
-void dseStats(nlohmann::json& stats, const testgen::DseResult& res) {
-  stats.update(nlohmann::json{
-      {"mispredictions", res.mispredictions},
-      {"concretizations", res.concretizations},
-      {"lazy_queries", res.lazyQueries},
-      {"lazy_sat", res.lazySat},
-      {"relevant_queries", res.relevantQueries},
-      {"relevant_sat", res.relevantSat},
-      {"solver_unknown", res.unknownAnswers},
-      {"tree_nodes", res.treeNodes},
-      {"dangling_left", res.danglingLeft},
-  });
+void dseStats(Stats& stats, const testgen::DseResult& res) {
+  stats.mispredictions = res.mispredictions;
+  stats.concretizations = res.concretizations;
+  stats.lazy_queries = res.lazyQueries;
+  stats.lazy_sat = res.lazySat;
+  stats.relevant_queries = res.relevantQueries;
+  stats.relevant_sat = res.relevantSat;
+  stats.solver_unknown = res.unknownAnswers;
+  stats.tree_nodes = res.treeNodes;
+  stats.dangling_left = res.danglingLeft;
 }
 
 }  // namespace tandem::report

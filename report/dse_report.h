@@ -3,20 +3,22 @@
 #pragma once
 
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "mc/ir/program.h"
+#include "report/results.h"
+#include "report/stats.h"
 #include "testgen/dse.h"
 
 namespace tandem::report {
 
 // The targets the loop showed unreachable: the --target label `target` (when it did), and
 // branches (each once: unwound loops give one node per iteration).
-nlohmann::json unreachableTargets(const ir::Program& p, const std::string& target,
-                                  const testgen::DseResult& res);
+std::vector<TestgenKeys::Unreachable> unreachableTargets(const ir::Program& p,
+                                                         const std::string& target,
+                                                         const testgen::DseResult& res);
 
 // The loop's own counters (lazy and relevant queries, mispredictions, the trees).
-void dseStats(nlohmann::json& stats, const testgen::DseResult& res);
+void dseStats(Stats& stats, const testgen::DseResult& res);
 
 }  // namespace tandem::report

@@ -9,6 +9,7 @@
 #include "mc/search/explore/distributed_explorer.h"
 #include "mc/search/explore/explorer.h"
 #include "mc/search/trace.h"
+#include "mc/symbolic/initial_models.h"
 #include "report/report.h"
 
 namespace tandem::report {
@@ -18,8 +19,13 @@ ErrorInfo explicitError(const ir::Program& p, const search::ExploreResult& r,
                         const search::Trace& tr);
 
 // The statistics of the search into `stats`: `workers` threads, `por` whether it was reduced.
-void searchStats(nlohmann::json& stats, const search::ExploreResult& res, unsigned workers,
-                 bool por);
+void searchStats(Stats& stats, const search::ExploreResult& res, unsigned workers, bool por);
+
+// check's report when enumerating the initial states ends the run: an initialiser fails (an
+// error), or they are too many or the solver did not say (unknown: `stopReason`, the bound that
+// stopped it, or else why they are not all enumerated). `queries`: the solver's.
+Report initialStatesStop(const std::string& file, const symbolic::InitialModels& initial,
+                         const std::string& stopReason, uint64_t queries);
 
 // Each rank's share (load balance) and the messages between them.
 void distributedStats(Report& rep, const search::DistributedResult& d);

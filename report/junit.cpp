@@ -37,15 +37,14 @@ struct Case {
 
 std::string toJunit(const Report& r) {
   std::vector<Case> cases;
-  const nlohmann::json& tests = r.extra.value("tests", nlohmann::json::array());
-  if (r.command == "testgen" || r.command == "cover") {
+  if (r.tests && (r.command == "testgen" || r.command == "cover")) {
+    const std::vector<TestRecord>& tests = r.tests->tests;
     for (size_t i = 0; i < tests.size(); ++i) {
-      const nlohmann::json& t = tests[i];
-      Case c{"test " + std::to_string(i) + " " + t["inputs"].dump(), "", ""};
-      if (t.contains("error"))
-        c.failure = t["error"]["kind"].get<std::string>() + " at line " +
-                    std::to_string(t["error"]["line"].get<uint32_t>());
-      else if (t.value("result", "") != "pass")
+      const TestRecord& t = tests[i];
+      Case c{"test " + std::to_string(i) + " " + t.inputs.dump(), "", ""};
+      if (t.error)
+        c.failure = t.error->kind + " at line " + std::to_string(t.error->line);
+      else if (t.result != "pass")
         c.skipped = "the run after the path could not be finished";
       cases.push_back(std::move(c));
     }
@@ -66,7 +65,7 @@ std::string toJunit(const Report& r) {
     skipped += !c.skipped.empty();
   }
   std::ostringstream o;
-  const double seconds = r.stats.value("time_s", 0.0);
+  const double seconds = r.stats.time_s.value_or(0.0);
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   o << "<testsuites>\n";
   o << "  <testsuite name=\"" << xml("tandem " + r.command + " " + r.file) << "\" tests=\""

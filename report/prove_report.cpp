@@ -1,5 +1,7 @@
 #include "report/prove_report.h"
 
+#include <ostream>
+
 #include "mc/ir/ir_printer.h"
 
 #include "report/trace_steps.h"
@@ -57,21 +59,11 @@ bool sameError(const exec::ExecError& a, const exec::ExecError& b) {
   return a.kind == b.kind && a.loc == b.loc;
 }
 
-nlohmann::json potentialJson(const fabricate::PotentialError& pe, const std::string& triage) {
+PotentialErrorRow potentialRow(const fabricate::PotentialError& pe, const std::string& triage) {
   const exec::ExecError& e = pe.found.error;
-  nlohmann::json j;
-  j["kind"] = ir::errorKindName(e.kind);
-  j["message"] = e.message;
-  j["line"] = e.loc.line;
-  j["column"] = e.loc.col;
-  nlohmann::json from = nlohmann::json::array();
-  for (const fabricate::AbstractText& a : pe.from)
-    from.push_back({{"location", a.location}, {"state", a.formula}});
-  j["location"] = pe.from.empty() ? "" : pe.from.front().location;
-  j["state"] = pe.from.empty() ? "" : pe.from.front().formula;
-  j["from"] = std::move(from);
-  j["triage"] = triage;
-  return j;
+  PotentialErrorRow row{ir::errorKindName(e.kind), e.message, e.loc.line, e.loc.col, {}, triage};
+  for (const fabricate::AbstractText& a : pe.from) row.from.push_back({a.location, a.formula});
+  return row;
 }
 
 }  // namespace
@@ -101,12 +93,12 @@ ErrorInfo triagedError(const ir::Program& p, const fabricate::TriageResult& t, i
   return e;
 }
 
-nlohmann::json potentialErrorsJson(const std::vector<fabricate::PotentialError>& errors,
-                                   const fabricate::TriageSummary& t) {
-  nlohmann::json list = nlohmann::json::array();
+std::vector<PotentialErrorRow> potentialErrorRows(
+    const std::vector<fabricate::PotentialError>& errors, const fabricate::TriageSummary& t) {
+  std::vector<PotentialErrorRow> list;
   for (const fabricate::PotentialError& pe : errors) {
     const bool reproduced = t.reproduced && sameError(t.reproduced->error, pe.found.error);
-    list.push_back(potentialJson(pe, reproduced ? "reproduced from an initial state" : t.others));
+    list.push_back(potentialRow(pe, reproduced ? "reproduced from an initial state" : t.others));
   }
   return list;
 }
@@ -126,8 +118,30 @@ Verdict verdictOf(fabricate::ProveResult::Outcome o) {
   return Verdict::Unknown;
 }
 
-nlohmann::json predicatesJson(const ir::Program& p, const abstraction::ScopedPredicates& sp) {
-  nlohmann::json out = nlohmann::json::array();
+void proveOutcome(Report& rep, const ir::Program& p, const fabricate::ProveResult& res,
+                  const std::string& proofCheck, bool ofClass, std::ostream* diag) {
+  rep.verdict = verdictOf(res.outcome);
+  if (rep.verdict == Verdict::Unknown) rep.reason = res.reason;
+  if (!proofCheck.empty()) {
+    if (diag) *diag << "tandem: INTERNAL ERROR: --check-proof failed: " << proofCheck << "\n";
+    rep.verdict = Verdict::Unknown;
+    rep.reason = "internal error: the proof did not re-check: " + proofCheck;
+  }
+  if (!rep.error && res.problem && rep.verdict != Verdict::Proved)
+    rep.error = proveError(p, *res.problem);
+  if (rep.verdict != Verdict::Proved) return;
+  // ../shared/reported/vacuous_init.tdm: an unsatisfiable `init` proves anything.
+  if (res.stats.abstractStates == 0 && diag)
+    *diag << "tandem: warning: there is no initial state (the `init` conditions exclude every "
+             "input): the proof holds vacuously\n";
+  if (!rep.prove) rep.prove.emplace();
+  rep.prove->invariant = res.invariant;
+  if (ofClass) rep.prove->classInvariant = res.classInvariant;
+}
+
+std::vector<std::string> predicateTexts(const ir::Program& p,
+                                        const abstraction::ScopedPredicates& sp) {
+  std::vector<std::string> out;
   auto add = [&](const std::string& scope, const std::vector<ExprRef>& es) {
     for (ExprRef e : es) out.push_back(scope + ": " + ir::exprToString(p, e));
   };
@@ -138,30 +152,16 @@ nlohmann::json predicatesJson(const ir::Program& p, const abstraction::ScopedPre
   return out;
 }
 
-void invariantKeys(Report& rep, const fabricate::ProveResult& res, bool ofClass) {
-  std::string text;
-  nlohmann::json per = nlohmann::json::object();
-  for (const auto& [loc, f] : res.invariant) {
-    text += loc + ": " + f + "\n";
-    per[loc] = f;
-  }
-  rep.extra["invariant"] = text;
-  rep.extra["invariant_per_cutpoint"] = per;
-  if (ofClass) rep.extra["class_invariant"] = res.classInvariant;
-}
-
-void proveStats(nlohmann::json& stats, const fabricate::ProveStats& s) {
-  stats.update(nlohmann::json{
-      {"states", s.concreteStates},
-      {"transitions", s.transitions},
-      {"abstract_states", s.abstractStates},
-      {"fabricated_states", s.fabricatedStates},
-      {"solver_queries", s.solverQueries},
-      {"executions", s.executions},
-      {"invariance_checks", s.invarianceChecks},
-      {"unknown_answers", s.unknownAnswers},
-      {"stalled_executions", s.stalledExecutions},
-  });
+void proveStats(Stats& stats, const fabricate::ProveStats& s) {
+  stats.states = s.concreteStates;
+  stats.transitions = s.transitions;
+  stats.abstract_states = s.abstractStates;
+  stats.fabricated_states = s.fabricatedStates;
+  stats.solver_queries = s.solverQueries;
+  stats.executions = s.executions;
+  stats.invariance_checks = s.invarianceChecks;
+  stats.unknown_answers = s.unknownAnswers;
+  stats.stalled_executions = s.stalledExecutions;
 }
 
 }  // namespace tandem::report

@@ -22,19 +22,22 @@ ErrorInfo proveError(const ir::Program& p, const fabricate::FoundProblem& f);
 ErrorInfo triagedError(const ir::Program& p, const fabricate::TriageResult& t, ir::CfaId entry);
 
 // `potential_errors`: each with its abstract states and what triage made of it.
-nlohmann::json potentialErrorsJson(const std::vector<fabricate::PotentialError>& errors,
-                                   const fabricate::TriageSummary& t);
+std::vector<PotentialErrorRow> potentialErrorRows(
+    const std::vector<fabricate::PotentialError>& errors, const fabricate::TriageSummary& t);
 
 Verdict verdictOf(fabricate::ProveResult::Outcome o);
 
+// The verdict, reason, error and invariant of `res` into `rep` (whose error triage may have set):
+// unknown when --check-proof failed (`proofCheck`, said on `diag` as an internal error).
+void proveOutcome(Report& rep, const ir::Program& p, const fabricate::ProveResult& res,
+                  const std::string& proofCheck, bool ofClass, std::ostream* diag);
+
 // The default predicates as "SCOPE: PREDICATE", SCOPE one of "global", "class C", "proc f",
 // "method C.m", "init C.init", "process P", "rules" (docs/json.md).
-nlohmann::json predicatesJson(const ir::Program& p, const abstraction::ScopedPredicates& sp);
-
-// The invariant of a proof, per cutpoint (and the class invariant when `ofClass`).
-void invariantKeys(Report& rep, const fabricate::ProveResult& res, bool ofClass);
+std::vector<std::string> predicateTexts(const ir::Program& p,
+                                        const abstraction::ScopedPredicates& sp);
 
 // The fabrication loop's counters.
-void proveStats(nlohmann::json& stats, const fabricate::ProveStats& s);
+void proveStats(Stats& stats, const fabricate::ProveStats& s);
 
 }  // namespace tandem::report

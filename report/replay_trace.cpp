@@ -102,7 +102,7 @@ class Replayer {
   exec::RandomChooser chooser_{0};
   size_t call_ = 0;  // the class analysis: the saved call running
   std::string buf_;
-  json difference_;
+  std::optional<ReplayKeys::Difference> difference_;
   std::string problem_;
 };
 
@@ -224,8 +224,8 @@ bool Replayer::stateMatches(const exec::State& s, const json& st) const {
 void Replayer::differs(size_t step, const std::string& why,
                        const std::vector<std::string>& possible) {
   problem_ = "step " + std::to_string(step) + " differs: " + why;
-  difference_ = {{"step", step}, {"why", why}, {"possible", possible}};
-  if (step < steps_.size()) difference_["expected"] = stepText(steps_[step]);
+  difference_ = ReplayKeys::Difference{step, why, possible, std::nullopt};
+  if (step < steps_.size()) difference_->expected = stepText(steps_[step]);
 }
 
 std::optional<exec::State> Replayer::step(size_t i, const exec::State& cur, search::Trace& tr,
@@ -304,8 +304,7 @@ ErrorInfo Replayer::errorInfo(const search::FoundError& found, const search::Tra
 Report Replayer::run(search::Budget& budget) {
   Report rep;
   rep.command = "replay";
-  rep.extra["replayed_command"] = stringAt(saved_, "command");
-  rep.extra["steps"] = steps_.size();
+  rep.replay = ReplayKeys{"", stringAt(saved_, "command"), steps_.size(), {}, {}};
   search::Trace tr;
   std::optional<search::FoundError> found;
   std::optional<exec::State> cur = start();
@@ -315,7 +314,7 @@ Report Replayer::run(search::Budget& budget) {
     cur = step(i, *cur, tr, found);
   }
   if (cur && !found && !budget.stopped()) found = atEnd(*cur);
-  rep.extra["replayed_steps"] = tr.steps.size();
+  rep.replay->replayedSteps = tr.steps.size();
   if (budget.stopped()) {
     rep.reason = budget.stopped()->reason;
   } else if (found) {
@@ -323,7 +322,7 @@ Report Replayer::run(search::Budget& budget) {
     rep.error = errorInfo(*found, tr);
   } else {
     rep.reason = "not reproduced: " + problem_;
-    rep.extra["difference"] = difference_;
+    rep.replay->difference = difference_;
   }
   return rep;
 }

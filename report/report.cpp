@@ -57,14 +57,7 @@ nlohmann::json Report::toJson() const {
   j["file"] = file;
   j["verdict"] = verdictName(verdict);
   if (!reason.empty()) j["reason"] = reason;
-  // Every key of CLI.md's stats object is always present (0 when a command has nothing to
-  // count), so scripts can rely on them; commands add their own keys.
-  nlohmann::json st = {
-      {"states", 0},         {"transitions", 0}, {"abstract_states", 0}, {"fabricated_states", 0},
-      {"solver_queries", 0}, {"executions", 0},  {"paths", 0},           {"tests", 0},
-      {"time_s", 0.0},       {"peak_rss_mb", 0}};
-  for (auto it = stats.begin(); it != stats.end(); ++it) st[it.key()] = it.value();
-  j["stats"] = std::move(st);
+  j["stats"] = stats.toJson();
   if (error) {
     nlohmann::json e;
     e["kind"] = error->kind;
@@ -80,6 +73,15 @@ nlohmann::json Report::toJson() const {
     }
     j["error"] = std::move(e);
   }
+  if (explore) addJson(j, *explore);
+  if (symbolic) addJson(j, *symbolic);
+  if (tests) addJson(j, *tests);
+  if (testgen) addJson(j, *testgen);
+  if (prove) addJson(j, *prove);
+  if (cover) addJson(j, *cover);
+  if (exported) addJson(j, *exported);
+  if (replay) addJson(j, *replay);
+  if (ir) j["ir"] = *ir;
   for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
   return j;
 }

@@ -11,6 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/results.h"
+#include "report/stats.h"
+
 namespace tandem::report {
 
 // The version of the report's shape: raised when a key changes meaning or disappears (adding
@@ -51,9 +54,21 @@ struct Report {
   std::string command, file;
   Verdict verdict = Verdict::Unknown;
   std::string reason;
-  nlohmann::json stats = nlohmann::json::object();
+  Stats stats;
   std::optional<ErrorInfo> error;
-  nlohmann::json extra = nlohmann::json::object();  // command-specific keys
+  // Each command's results, typed (report/results.h): what the printers read.
+  std::optional<ExploreKeys> explore;
+  std::optional<SymbolicKeys> symbolic;
+  std::optional<TestsKeys> tests;
+  std::optional<TestgenKeys> testgen;
+  std::optional<ProveKeys> prove;
+  std::optional<CoverKeys> cover;
+  std::optional<ExportKeys> exported;
+  std::optional<ReplayKeys> replay;
+  std::optional<std::string> ir;  // `tandem ir`: the program as text
+  // The keys only the JSON report carries (no printer reads them), e.g. the settings a run
+  // repeats: `search`, `solver`, `por`.
+  nlohmann::json extra = nlohmann::json::object();
 
   nlohmann::json toJson() const;
 };

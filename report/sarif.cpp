@@ -38,15 +38,16 @@ nlohmann::json toSarif(const Report& r) {
   // testgen and cover: a result per failing test (one per distinct error unless --all-errors);
   // the first is the report's error, with its trace.
   bool reported = false;
-  for (const nlohmann::json& t : r.extra.value("tests", nlohmann::json::array())) {
-    if (!t.contains("error")) continue;
-    const std::string kind = t["error"]["kind"];
-    const uint32_t line = t["error"]["line"];
+  const std::vector<TestRecord> noTests;
+  for (const TestRecord& t : r.tests ? r.tests->tests : noTests) {
+    if (!t.error) continue;
+    const std::string kind = t.error->kind;
+    const uint32_t line = t.error->line;
     nlohmann::json res{{"ruleId", kind},
                        {"level", "error"},
                        {"message",
                         {{"text", (!reported && r.error ? r.error->message + "; " : kind + " ") +
-                                      "with inputs " + t["inputs"].dump()}}},
+                                      "with inputs " + t.inputs.dump()}}},
                        {"locations", {location(r.file, line)}}};
     if (!reported && r.error && !r.error->trace.empty())
       res["codeFlows"] = {codeFlow(r.file, *r.error)};
@@ -65,17 +66,19 @@ nlohmann::json toSarif(const Report& r) {
     kinds.insert(r.error->kind);
   }
   // prove: potential errors that triage did not turn into the error above.
-  for (const nlohmann::json& e : r.extra.value("potential_errors", nlohmann::json::array())) {
-    const std::string kind = e.value("kind", "assert");
-    const uint32_t line = e.value("line", 0u);
+  const std::vector<PotentialErrorRow> noRows;
+  const bool potential = r.prove && r.prove->potentialErrors;
+  for (const PotentialErrorRow& e : potential ? *r.prove->potentialErrors : noRows) {
+    const std::string& kind = e.kind;
+    const uint32_t line = e.line;
     if (r.error && r.error->kind == kind && r.error->line == line) continue;
     results.push_back(
         {{"ruleId", kind},
          {"level", "warning"},
          {"message",
-          {{"text", "potential " + kind + " from " + e.value("location", std::string()) + ": " +
-                        e.value("state", std::string()) + " (" + e.value("triage", std::string()) +
-                        ")"}}},
+          {{"text", "potential " + kind + " from " +
+                        (e.from.empty() ? "" : e.from.front().location) + ": " +
+                        (e.from.empty() ? "" : e.from.front().state) + " (" + e.triage + ")"}}},
          {"locations", {location(r.file, line)}}});
     kinds.insert(kind);
   }

@@ -38,33 +38,59 @@ void symbolicError(Report& rep, const ir::Program& p, const exec::Evaluator& ev,
   }
   rep.verdict = Verdict::Error;
   rep.error = replayError(p, entry, rp, end);
-  rep.extra["inputs"] = inputsJson(end);
-  if (classAnalysis) rep.extra["calls"] = callsJson(p, entry, end);
+  if (!rep.symbolic) rep.symbolic.emplace();
+  rep.symbolic->inputs = inputsJson(end);
+  if (classAnalysis) rep.symbolic->calls = methodCalls(p, entry, end);
 }
 
-void solvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r) {
+void symbolicOutcome(Report& rep, const ir::Program& p, const exec::Evaluator& ev, ir::CfaId entry,
+                     const symbolic::ExploreResult& res, bool classAnalysis, std::ostream* diag) {
+  switch (res.outcome) {
+    case symbolic::Outcome::Complete:
+      rep.verdict = Verdict::Verified;
+      break;
+    case symbolic::Outcome::Incomplete:
+      rep.verdict = Verdict::Unknown;
+      rep.reason = res.reason;
+      break;
+    case symbolic::Outcome::ErrorFound:
+      symbolicError(rep, p, ev, entry, res.ends.back(), classAnalysis, diag);
+      break;
+  }
+  rep.stats.states = res.states;
+  rep.stats.paths = res.paths;
+  rep.stats.depth = res.maxDepth;
+  rep.stats.solver_queries = res.solverQueries;
+  solvingStats(rep.stats, res);
+  if (!classAnalysis) return;
+  rep.stats.calls = res.maxCalls;
+  rep.stats.completed_calls = res.completedCalls;
+  rep.stats.call_bound_cuts = res.callCuts;
+}
+
+void solvingStats(Stats& stats, const symbolic::ExploreResult& r) {
   const symbolic::SolvingStats& s = r.solving;
-  stats["solver_unknown"] = r.unknownAnswers;
-  stats["undecided"] = s.undecided;
-  stats["mixed_checks"] = s.mixedChecks;
-  stats["mixed_tries"] = s.tries;
-  stats["heuristic_successes"] = s.heuristicSuccesses;
-  stats["mixed_exhausted"] = s.exhausted;
-  stats["random_brackets"] = s.brackets;
-  stats["concrete_refutations"] = s.concreteRefutations;
-  stats["concretizations"] = s.concretizations;
-  stats["dart_runs"] = s.runs;
-  stats["dart_restarts"] = s.restarts;
-  stats["dart_mispredictions"] = s.mispredictions;
+  stats.solver_unknown = r.unknownAnswers;
+  stats.undecided = s.undecided;
+  stats.mixed_checks = s.mixedChecks;
+  stats.mixed_tries = s.tries;
+  stats.heuristic_successes = s.heuristicSuccesses;
+  stats.mixed_exhausted = s.exhausted;
+  stats.random_brackets = s.brackets;
+  stats.concrete_refutations = s.concreteRefutations;
+  stats.concretizations = s.concretizations;
+  stats.dart_runs = s.runs;
+  stats.dart_restarts = s.restarts;
+  stats.dart_mispredictions = s.mispredictions;
 }
 
-void solvingKeys(nlohmann::json& extra, const symbolic::ExploreOptions& eo) {
-  extra["solving"] = symbolic::solvingName(eo.solving);
+void solvingKeys(SymbolicKeys& k, const symbolic::ExploreOptions& eo) {
+  k.solving = symbolic::solvingName(eo.solving);
   if (eo.solving == symbolic::Solving::Mixed) {
-    extra["heuristic"] = symbolic::heuristicListName(eo.mixed.heuristics);
-    extra["max_tries"] = eo.mixed.maxTries;
+    k.heuristic = symbolic::heuristicListName(eo.mixed.heuristics);
+    k.maxTries = eo.mixed.maxTries;
   } else if (eo.solving == symbolic::Solving::Dart) {
-    extra["max_tries"] = eo.mixed.maxTries;
+    k.maxTries = eo.mixed.maxTries;
   }
 }
 

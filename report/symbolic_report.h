@@ -19,9 +19,14 @@ namespace tandem::report {
 void symbolicError(Report& rep, const ir::Program& p, const exec::Evaluator& ev, ir::CfaId entry,
                    const symbolic::PathEnd& end, bool classAnalysis, std::ostream* diag);
 
+// check's verdict on the symbolic search `res` from `entry` (an error replayed as symbolicError
+// does) and its counters (with the method calls of the class analysis).
+void symbolicOutcome(Report& rep, const ir::Program& p, const exec::Evaluator& ev, ir::CfaId entry,
+                     const symbolic::ExploreResult& res, bool classAnalysis, std::ostream* diag);
+
 // The counters of the solving mode (undecided, concretizations, ...) and solver_unknown.
-void solvingStats(nlohmann::json& stats, const symbolic::ExploreResult& r);
+void solvingStats(Stats& stats, const symbolic::ExploreResult& r);
 // `solving` (and for mixed `heuristic`, `max_tries`) in the report.
-void solvingKeys(nlohmann::json& extra, const symbolic::ExploreOptions& eo);
+void solvingKeys(SymbolicKeys& k, const symbolic::ExploreOptions& eo);
 
 }  // namespace tandem::report

@@ -39,23 +39,20 @@ void Coverage::addLabels(const std::vector<std::string>& labels) {
       coveredLabels_.push_back(l);
 }
 
-void Coverage::report(nlohmann::json& extra) const {
-  std::vector<std::string> uncovered;
+void Coverage::report(TestsKeys& k) const {
+  k.coveredLabels = coveredLabels_;
+  k.uncoveredLabels.clear();
   for (const std::string& l : labels_)
     if (std::find(coveredLabels_.begin(), coveredLabels_.end(), l) == coveredLabels_.end())
-      uncovered.push_back(l);
-  extra["covered_labels"] = coveredLabels_;
-  extra["uncovered_labels"] = uncovered;
-  std::vector<uint32_t> missed;
+      k.uncoveredLabels.push_back(l);
+  TestsKeys::Coverage c;
   for (uint32_t l : lines_)
-    if (!coveredLines_.count(l)) missed.push_back(l);
-  uint64_t taken = 0;
-  for (ir::EdgeId e : branches_) taken += taken_[e];
-  extra["coverage"] = {{"lines",
-                        {{"covered", lines_.size() - missed.size()},
-                         {"total", lines_.size()},
-                         {"uncovered", missed}}},
-                       {"branches", {{"covered", taken}, {"total", branches_.size()}}}};
+    if (!coveredLines_.count(l)) c.uncoveredLines.push_back(l);
+  c.linesTotal = lines_.size();
+  c.linesCovered = lines_.size() - c.uncoveredLines.size();
+  for (ir::EdgeId e : branches_) c.branchesCovered += taken_[e];
+  c.branchesTotal = branches_.size();
+  k.coverage = std::move(c);
 }
 
 void writeTestDecls(const std::string& path, const std::string& header,
@@ -72,10 +69,13 @@ void writeTestDecls(const std::string& path, const std::string& header,
 }
 
 void writeTestgenTests(const std::string& path, const std::string& file, const std::string& entry,
-                       const nlohmann::json& tests, const std::vector<TestDeclLine>& decls) {
+                       const std::vector<TestRecord>& tests,
+                       const std::vector<TestDeclLine>& decls) {
   if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
     std::ofstream f(path);
-    nlohmann::json j{{"tool", "tandem"}, {"file", file}, {"entry", entry}, {"tests", tests}};
+    nlohmann::json list = nlohmann::json::array();
+    for (const TestRecord& t : tests) list.push_back(testJson(t));
+    nlohmann::json j{{"tool", "tandem"}, {"file", file}, {"entry", entry}, {"tests", list}};
     if (!(f << j.dump(2) << "\n")) throw inputError(path, "cannot write " + path);
     return;
   }
@@ -99,32 +99,33 @@ TestRecorder::Recorded TestRecorder::record(const symbolic::PathEnd& end, bool c
       *diag_ << "tandem: warning: test " << tests_.size() << " diverges from its " << followed_
              << ": " << rp.problem << "\n";
   }
-  nlohmann::json t;
-  t["inputs"] = inputsJson(end);
-  t["labels"] = rp.labels;
+  TestRecord t;
+  t.inputs = inputsJson(end);
+  t.labels = rp.labels;
   // unknown: the concrete run after the path needs a choice or an input the path did not fix.
-  t["result"] = error ? "error" : cut || !rp.unfinished.empty() ? "unknown" : "pass";
-  if (diverged) t["diverged"] = rp.problem;
-  if (!error && !rp.unfinished.empty()) t["unfinished"] = rp.unfinished;
+  t.result = error ? "error" : cut || !rp.unfinished.empty() ? "unknown" : "pass";
+  if (diverged) t.diverged = rp.problem;
+  if (!error) t.unfinished = rp.unfinished;
   if (error) {
-    t["error"] = {{"kind", ir::errorKindName(rp.error->kind)}, {"line", rp.error->loc.line}};
+    t.error = TestRecord::Failure{ir::errorKindName(rp.error->kind), rp.error->loc.line};
     if (!error_) error_ = replayError(p_, entry_, rp, end);
     ++failing_;
   }
   coverage_.addLabels(rp.labels);
   coverage_.addPath(end.path);
-  decls_.push_back({callText(p_, entry_, end.args, true), t["result"], end.script.size()});
+  decls_.push_back({callText(p_, entry_, end.args, true), t.result, end.script.size()});
   tests_.push_back(std::move(t));
   return {tests_.back(), last_};
 }
 
 void TestRecorder::report(Report& rep) const {
   if (error_ && !rep.error) rep.error = error_;
-  rep.stats["tests"] = tests_.size();
-  rep.stats["failing"] = failing_;
-  rep.stats["divergences"] = divergences_;
-  rep.extra["tests"] = tests_;
-  coverage_.report(rep.extra);
+  rep.stats.tests = tests_.size();
+  rep.stats.failing = failing_;
+  rep.stats.divergences = divergences_;
+  rep.tests.emplace();
+  rep.tests->tests = tests_;
+  coverage_.report(*rep.tests);
 }
 
 }  // namespace tandem::report

@@ -27,8 +27,8 @@ class Coverage {
   Coverage(const ir::Program& p, ir::CfaId entry);
   void addPath(const std::vector<ir::EdgeId>& path);
   void addLabels(const std::vector<std::string>& labels);
-  // covered_labels, uncovered_labels and coverage {lines, branches} into the report's keys.
-  void report(nlohmann::json& extra) const;
+  // The covered and uncovered labels, and the lines and branches, into `k`.
+  void report(TestsKeys& k) const;
   const std::vector<std::string>& labels() const { return labels_; }
 
  private:
@@ -51,7 +51,8 @@ void writeTestDecls(const std::string& path, const std::string& header,
 // testgen --tests-out of the run on `file` from `entry`: declarations, or the tests' JSON when the
 // name ends in `.json`.
 void writeTestgenTests(const std::string& path, const std::string& file, const std::string& entry,
-                       const nlohmann::json& tests, const std::vector<TestDeclLine>& decls);
+                       const std::vector<TestRecord>& tests,
+                       const std::vector<TestDeclLine>& decls);
 
 // The tests of one testgen run, recorded the same way in every mode (the symbolic executor, the
 // DSE loop): each end is replayed concretely (the first failing one again with its states, for
@@ -70,7 +71,7 @@ class TestRecorder {
         followed_(std::move(followed)),
         coverage_(p, entry) {}
   struct Recorded {
-    nlohmann::json& test;
+    TestRecord& test;
     const symbolic::Replay& replay;
   };
   // `cut`: an execution a bound cut off, with no end to compare with (its result is unknown).
@@ -79,7 +80,7 @@ class TestRecorder {
   void report(Report& rep) const;
   uint64_t failing() const { return failing_; }
   size_t size() const { return tests_.size(); }
-  const nlohmann::json& tests() const { return tests_; }
+  const std::vector<TestRecord>& tests() const { return tests_; }
   const std::vector<TestDeclLine>& decls() const { return decls_; }
 
  private:
@@ -89,7 +90,7 @@ class TestRecorder {
   std::ostream* diag_;
   std::string followed_;  // what a test follows, in warnings: "path", "execution"
   Coverage coverage_;
-  nlohmann::json tests_ = nlohmann::json::array();
+  std::vector<TestRecord> tests_;
   std::vector<TestDeclLine> decls_;
   symbolic::Replay last_;
   std::optional<ErrorInfo> error_;

@@ -93,120 +93,120 @@ void errorTrace(std::ostream& os, const ErrorInfo& e, const TextOptions& o, cons
 }
 
 // Numbers as the stream prints them (seconds as 0.012405, not 0.0124051234).
-std::string num(const json& j) {
-  if (j.is_number_float()) {
-    std::ostringstream os;
-    os << j.get<double>();
-    return os.str();
-  }
-  return j.is_null() ? "0" : j.dump();
+template <class N>
+std::string num(const N& n) {
+  return numText(std::optional<N>(n));
+}
+template <class N>
+std::string num(const std::optional<N>& n) {
+  return numText(n);
+}
+
+template <class T>
+std::string listText(const std::vector<T>& v) {
+  return nlohmann::json(v).dump();
 }
 
 // --stats in text: SPIN's summary for an explicit-state search, else every counter by name.
 void statsText(std::ostream& os, const Report& r) {
-  const json& st = r.stats;
-  auto mb = [](const json& bytes) {
+  const Stats& st = r.stats;
+  auto mb = [](uint64_t bytes) {
     std::ostringstream s;
-    s << std::fixed << std::setprecision(3) << bytes.get<double>() / (1024.0 * 1024.0);
+    s << std::fixed << std::setprecision(3) << static_cast<double>(bytes) / (1024.0 * 1024.0);
     return s.str();
   };
-  if (st.contains("matched_states")) {
-    const json& m = st["memory_bytes"];
-    os << "State-vector " << num(st["state_vector_bytes"]) << " byte (mean), depth reached "
-       << num(st["depth"]) << "\n"
-       << std::setw(12) << num(st["states"]) << " states, stored\n"
-       << std::setw(12) << num(st["matched_states"]) << " states, matched\n"
-       << std::setw(12) << num(st["transitions"]) << " transitions\n";
-    const std::string store = r.extra.value("store", "exact");
-    if (store == "bitstate")  // --store bitstate: the slots are the array's bits
-      os << "bit array: 2^" << num(r.extra["bitstate"]["log2_bits"]) << " bits, "
-         << num(r.extra["bitstate"]["hashes"]) << " hash functions\n";
+  if (st.matched_states) {
+    const MemoryBytes m = st.memory_bytes.value_or(MemoryBytes{});
+    os << "State-vector " << num(st.state_vector_bytes) << " byte (mean), depth reached "
+       << num(st.depth) << "\n"
+       << std::setw(12) << num(st.states) << " states, stored\n"
+       << std::setw(12) << num(st.matched_states) << " states, matched\n"
+       << std::setw(12) << num(st.transitions) << " transitions\n";
+    const std::string store = r.explore ? r.explore->store : "exact";
+    if (store == "bitstate" && r.explore->bitstate)  // --store bitstate: the array's bits
+      os << "bit array: 2^" << r.explore->bitstate->log2Bits << " bits, "
+         << r.explore->bitstate->hashes << " hash functions\n";
     else
-      os << "hash table: " << num(st["hash_slots"]) << " slots, load " << num(st["hash_load"])
-         << "\n";
+      os << "hash table: " << num(st.hash_slots) << " slots, load " << num(st.hash_load) << "\n";
     os << "memory usage (MB):\n";
     if (store == "tree")  // --store tree's parts
-      os << std::setw(12) << mb(m["states"]) << " roots (the states)\n"
-         << std::setw(12) << mb(m["records"]) << " tree nodes\n"
-         << std::setw(12) << mb(m["hash_table"]) << " node table\n";
+      os << std::setw(12) << mb(m.states) << " roots (the states)\n"
+         << std::setw(12) << mb(m.records) << " tree nodes\n"
+         << std::setw(12) << mb(m.hash_table) << " node table\n";
     else if (store == "hc" || store == "bitstate")  // lossy: the table is all there is
-      os << std::setw(12) << mb(m["hash_table"])
+      os << std::setw(12) << mb(m.hash_table)
          << (store == "hc" ? " hash table (64-bit signatures)\n" : " bit array\n")
-         << "omitted states (estimate): " << num(st["expected_omissions"])
-         << " expected, probability " << num(st["omission_probability"]) << "\n";
+         << "omitted states (estimate): " << num(st.expected_omissions) << " expected, probability "
+         << num(st.omission_probability) << "\n";
     else
-      os << std::setw(12) << mb(m["states"]) << " state vectors\n"
-         << std::setw(12) << mb(m["records"]) << " record headers and index\n"
-         << std::setw(12) << mb(m["hash_table"]) << " hash table\n"
-         << std::setw(12) << mb(m["parents"]) << " parent pointers (counterexamples)\n";
-    os << "peak resident set: " << num(st["peak_rss_mb"]) << " MB\n"
-       << "time: " << num(st["explore_s"]) << " s exploring, " << num(st["time_s"]) << " s in all, "
-       << num(st["states_per_s"]) << " states/s\n";
-    if (st.contains("threads") && st["threads"].get<uint64_t>() > 1)
-      os << "threads: " << num(st["threads"]) << " (sharing one hash table)\n";
-    if (st.contains("por_reduced_states"))
-      os << "partial-order reduction: " << num(st["por_reduced_states"]) << " states reduced, "
-         << num(st["por_full_states"]) << " fully expanded\n";
+      os << std::setw(12) << mb(m.states) << " state vectors\n"
+         << std::setw(12) << mb(m.records) << " record headers and index\n"
+         << std::setw(12) << mb(m.hash_table) << " hash table\n"
+         << std::setw(12) << mb(m.parents) << " parent pointers (counterexamples)\n";
+    os << "peak resident set: " << num(st.peak_rss_mb) << " MB\n"
+       << "time: " << num(st.explore_s) << " s exploring, " << num(st.time_s) << " s in all, "
+       << num(st.states_per_s) << " states/s\n";
+    if (st.threads.value_or(0) > 1)
+      os << "threads: " << num(st.threads) << " (sharing one hash table)\n";
+    if (st.por_reduced_states)
+      os << "partial-order reduction: " << num(st.por_reduced_states) << " states reduced, "
+         << num(st.por_full_states) << " fully expanded\n";
     return;
   }
-  for (const auto& [k, v] : st.items())
-    os << k << ": " << (v.is_object() ? v.dump() : num(v)) << "\n";
+  for (const auto& [k, v] : st.texts()) os << k << ": " << v << "\n";
   // Mixed solving: the heuristics the counters above come from, as listed.
-  if (r.extra.is_object() && r.extra.contains("heuristic") && r.extra["heuristic"].is_string())
-    os << "heuristic: " << r.extra["heuristic"].get<std::string>() << "\n";
+  if (r.symbolic && r.symbolic->heuristic) os << "heuristic: " << *r.symbolic->heuristic << "\n";
 }
 
 // check --distributed: each rank's states (the load balance) and what they sent each other.
-void distributedText(std::ostream& os, const Report& r) {
-  const json& d = r.extra["distributed"];
-  os << d["ranks"].size() << (d["ranks"].size() == 1 ? " rank (" : " ranks (")
-     << d["transport"].get<std::string>() << "), states";
+void distributedText(std::ostream& os, const Report& r, const ExploreKeys::Distributed& d) {
+  os << d.ranks.size() << (d.ranks.size() == 1 ? " rank (" : " ranks (") << d.transport
+     << "), states";
   std::string sep = " ";
-  for (const json& k : d["ranks"]) {
-    os << sep << num(k["states"]);
+  for (const ExploreKeys::Rank& k : d.ranks) {
+    os << sep << k.states;
     sep = " + ";
   }
-  os << "; " << num(r.stats["messages_sent"]) << " messages, " << num(r.stats["bytes_sent"])
+  os << "; " << num(r.stats.messages_sent) << " messages, " << num(r.stats.bytes_sent)
      << " bytes sent\n";
 }
 
 void checkText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
-  const json& st = r.stats;
-  if (r.extra.value("engine", "") != "symbolic") {
+  const Stats& st = r.stats;
+  if (!r.symbolic) {
     if (r.error) {
       errorHead(os, *r.error);
       errorTrace(os, *r.error, o, r.file);
     }
-    os << num(st["states"]) << " states, " << num(st["transitions"]) << " transitions, depth "
-       << num(st["depth"]) << ", " << num(st["time_s"]) << " s\n";
-    if (r.extra.contains("distributed")) distributedText(os, r);
+    os << num(st.states) << " states, " << num(st.transitions) << " transitions, depth "
+       << num(st.depth) << ", " << num(st.time_s) << " s\n";
+    if (r.explore && r.explore->distributed) distributedText(os, r, *r.explore->distributed);
     return;
   }
   if (r.error) {
     errorHead(os, *r.error);
-    os << "inputs: " << r.extra["inputs"].dump() << "\n";
-    if (r.extra.contains("calls")) {
+    os << "inputs: " << r.symbolic->inputs.value_or(nlohmann::json(nullptr)).dump() << "\n";
+    if (r.symbolic->calls) {
       os << "calls:";
       std::string sep = " ";
-      for (const auto& c : r.extra["calls"]) {
-        os << sep << c["call"].get<std::string>();
+      for (const SymbolicKeys::Call& c : *r.symbolic->calls) {
+        os << sep << c.call;
         sep = "; ";
       }
       os << "\n";
     }
     errorTrace(os, *r.error, o, r.file);
   }
-  os << num(st["states"]) << " symbolic states, " << num(st["paths"]) << " paths, "
-     << num(st["solver_queries"]) << " solver queries, " << num(st["time_s"]) << " s\n";
+  os << num(st.states) << " symbolic states, " << num(st.paths) << " paths, "
+     << num(st.solver_queries) << " solver queries, " << num(st.time_s) << " s\n";
 }
 
 // --auto-predicates: one line per scope ("SCOPE: PREDICATE" in the report).
-void defaultPredicatesText(std::ostream& os, const json& preds) {
+void defaultPredicatesText(std::ostream& os, const std::vector<std::string>& preds) {
   os << "default predicates (" << preds.size() << "):\n";
   std::string scope;
-  for (const json& x : preds) {
-    const std::string s = x.get<std::string>();
+  for (const std::string& s : preds) {
     const size_t colon = s.find(": ");
     const std::string sc = s.substr(0, colon), text = s.substr(colon + 2);
     os << (sc == scope ? ", " : (scope.empty() ? "  " : "\n  ") + sc + ": ") << text;
@@ -217,22 +217,16 @@ void defaultPredicatesText(std::ostream& os, const json& preds) {
 
 void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
-  if (r.extra.contains("default_predicates"))
-    defaultPredicatesText(os, r.extra["default_predicates"]);
-  const json& st = r.stats;
+  const ProveKeys none;
+  const ProveKeys& k = r.prove ? *r.prove : none;
+  if (k.defaultPredicates) defaultPredicatesText(os, *k.defaultPredicates);
+  const Stats& st = r.stats;
   if (r.verdict == Verdict::Proved) {
-    os << "invariant (" << num(st["abstract_states"]) << " abstract states):\n";
-    const std::string inv = r.extra.value("invariant", "");
-    size_t at = 0;
-    while (at < inv.size()) {
-      size_t nl = inv.find('\n', at);
-      if (nl == std::string::npos) nl = inv.size();
-      os << "  " << inv.substr(at, nl - at) << "\n";
-      at = nl + 1;
-    }
-    if (r.extra.contains("class_invariant"))
-      os << "class invariant of " << r.extra["class"].get<std::string>() << ": "
-         << r.extra["class_invariant"].get<std::string>() << "\n";
+    os << "invariant (" << num(st.abstract_states) << " abstract states):\n";
+    if (k.invariant)
+      for (const auto& [loc, f] : *k.invariant) os << "  " << loc << ": " << f << "\n";
+    if (k.classInvariant)
+      os << "class invariant of " << k.cls.value_or("") << ": " << *k.classInvariant << "\n";
   }
   if (r.verdict == Verdict::PotentialError)
     os << "(reached from a fabricated state; no execution from an initial state reached it "
@@ -241,116 +235,121 @@ void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
     errorHead(os, *r.error);
     errorTrace(os, *r.error, o, r.file);
   }
-  const json& potential = r.extra.value("potential_errors", json::array());
+  const std::vector<PotentialErrorRow> noRows;
+  const std::vector<PotentialErrorRow>& potential = k.potentialErrors ? *k.potentialErrors : noRows;
   // A single potential error that triage reproduced is the error shown above.
   if (!potential.empty() && (r.verdict != Verdict::Error || potential.size() > 1)) {
     os << "potential errors (" << potential.size() << "), each from the first abstract state it "
        << "was reached from, and its triage:\n";
-    for (const json& e : potential) {
-      os << "  " << e["kind"].get<std::string>();
-      if (e.value("line", 0) != 0)  // a deadlock has no source position
-        os << " at line " << num(e["line"]) << ", column " << num(e["column"]);
-      os << ", from " << e["location"].get<std::string>() << ": " << e["state"].get<std::string>()
-         << "\n    " << e["triage"].get<std::string>() << "\n";
+    for (const PotentialErrorRow& e : potential) {
+      os << "  " << e.kind;
+      if (e.line != 0)  // a deadlock has no source position
+        os << " at line " << e.line << ", column " << e.column;
+      os << ", from " << (e.from.empty() ? "" : e.from.front().location) << ": "
+         << (e.from.empty() ? "" : e.from.front().state) << "\n    " << e.triage << "\n";
     }
   }
-  if (r.extra.contains("annotations")) {  // --annotate
-    os << "annotations written to " << r.extra["annotated_file"].get<std::string>() << ":\n";
-    for (const json& a : r.extra["annotations"])
-      os << "  line " << num(a["line"]) << ": " << a["assertion"].get<std::string>() << " -> "
-         << a["result"].get<std::string>() << " (verified " << a["premise"].get<std::string>()
-         << ")\n";
+  if (k.annotations) {  // --annotate
+    os << "annotations written to " << k.annotatedFile << ":\n";
+    for (const fabricate::AnnotatedAssertion& a : *k.annotations)
+      os << "  line " << a.line << ": " << a.assertion << " -> " << fabricate::resultName(a.result)
+         << " (verified " << a.premise << ")\n";
   }
-  os << num(st["abstract_states"]) << " abstract states, " << num(st["fabricated_states"])
-     << " fabricated states, " << num(st["solver_queries"]) << " solver queries, "
-     << num(st["executions"]) << " executions, " << num(st["states"]) << " concrete states, "
-     << num(st["time_s"]) << " s\n";
+  os << num(st.abstract_states) << " abstract states, " << num(st.fabricated_states)
+     << " fabricated states, " << num(st.solver_queries) << " solver queries, "
+     << num(st.executions) << " executions, " << num(st.states) << " concrete states, "
+     << num(st.time_s) << " s\n";
+}
+
+// `test I: {inputs} -> result`, and the error a failing test raised.
+void testLines(std::ostream& os, const std::vector<TestRecord>& tests, bool withError) {
+  for (size_t i = 0; i < tests.size(); ++i) {
+    os << "test " << i << ": " << tests[i].inputs.dump() << " -> " << tests[i].result;
+    if (withError && tests[i].error)
+      os << " (" << tests[i].error->kind << " at line " << tests[i].error->line << ")";
+    os << "\n";
+  }
 }
 
 void testgenText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
-  const json& tests = r.extra["tests"];
-  for (size_t i = 0; i < tests.size(); ++i) {
-    os << "test " << i << ": " << tests[i]["inputs"].dump() << " -> "
-       << tests[i]["result"].get<std::string>();
-    if (tests[i].contains("error"))
-      os << " (" << tests[i]["error"]["kind"].get<std::string>() << " at line "
-         << num(tests[i]["error"]["line"]) << ")";
-    os << "\n";
-  }
+  const TestsKeys noTests;
+  const TestsKeys& t = r.tests ? *r.tests : noTests;
+  testLines(os, t.tests, true);
   if (r.error && o.trace) {
     errorHead(os, *r.error);
     errorTrace(os, *r.error, o, r.file, true);
   }
-  const json& st = r.stats;
-  if (st.value("duplicate_errors", 0) > 0)
-    os << num(st["duplicate_errors"])
+  const Stats& st = r.stats;
+  if (st.duplicate_errors.value_or(0) > 0)
+    os << num(st.duplicate_errors)
        << " more failing paths repeat an error above (one test per distinct error; "
           "--all-errors keeps them)\n";
-  const json& cov = r.extra["coverage"];
-  os << "coverage: " << num(cov["lines"]["covered"]) << "/" << num(cov["lines"]["total"])
-     << " lines, " << num(cov["branches"]["covered"]) << "/" << num(cov["branches"]["total"])
-     << " branches";
-  if (!cov["lines"]["uncovered"].empty())
-    os << " (lines not covered: " << cov["lines"]["uncovered"].dump() << ")";
+  const TestsKeys::Coverage cov = t.coverage.value_or(TestsKeys::Coverage{});
+  os << "coverage: " << cov.linesCovered << "/" << cov.linesTotal << " lines, "
+     << cov.branchesCovered << "/" << cov.branchesTotal << " branches";
+  if (!cov.uncoveredLines.empty())
+    os << " (lines not covered: " << listText(cov.uncoveredLines) << ")";
   os << "\n";
-  if (!r.extra["covered_labels"].empty() || !r.extra["uncovered_labels"].empty())
-    os << "labels covered: " << r.extra["covered_labels"].dump()
-       << ", uncovered: " << r.extra["uncovered_labels"].dump() << "\n";
-  if (r.extra.contains("mode")) {  // --compositional, --dse
-    if (!r.extra["unreachable_targets"].empty())
-      os << "unreachable: " << r.extra["unreachable_targets"].dump() << "\n";
-    os << num(st["executions"]) << " executions (" << r.extra["mode"].get<std::string>();
-    if (!r.extra["summarised"].empty()) os << ", summarised: " << r.extra["summarised"].dump();
-    os << "), " << num(st["lazy_queries"]) << " lazy and " << num(st["relevant_queries"])
-       << " relevant queries, " << num(st["mispredictions"]) << " mispredictions, "
-       << num(st["divergences"]) << " divergences, " << num(st["time_s"]) << " s\n";
+  if (!t.coveredLabels.empty() || !t.uncoveredLabels.empty())
+    os << "labels covered: " << listText(t.coveredLabels)
+       << ", uncovered: " << listText(t.uncoveredLabels) << "\n";
+  if (r.testgen && r.testgen->mode) {  // --compositional, --dse
+    const TestgenKeys& g = *r.testgen;
+    if (!g.unreachableTargets.empty())
+      os << "unreachable: " << unreachableJson(g.unreachableTargets).dump() << "\n";
+    os << num(st.executions) << " executions (" << *g.mode;
+    if (!g.summarised.empty()) os << ", summarised: " << listText(g.summarised);
+    os << "), " << num(st.lazy_queries) << " lazy and " << num(st.relevant_queries)
+       << " relevant queries, " << num(st.mispredictions) << " mispredictions, "
+       << num(st.divergences) << " divergences, " << num(st.time_s) << " s\n";
     return;
   }
-  if (r.extra.contains("guide"))  // ICSE'16's counts
-    os << "guide " << r.extra["guide"].get<std::string>() << ": " << num(st["non_redundant_tests"])
-       << " non-redundant and " << num(st["redundant_tests"]) << " redundant tests, "
-       << num(st["failing"]) << " failing, " << num(st["pruned"]) << " executions pruned, "
-       << num(st["interrupts"]) << " interrupted\n";
-  os << tests.size() << " tests, " << num(st["paths"]) << " paths, " << num(st["divergences"])
-     << " divergences, " << num(st["undecided"]) << " undecided, " << num(st["solver_queries"])
-     << " solver queries, " << num(st["time_s"]) << " s (" << r.extra["solving"].get<std::string>()
-     << ")\n";
+  if (r.testgen && r.testgen->guide)  // ICSE'16's counts
+    os << "guide " << *r.testgen->guide << ": " << num(st.non_redundant_tests)
+       << " non-redundant and " << num(st.redundant_tests) << " redundant tests, "
+       << num(st.failing) << " failing, " << num(st.pruned) << " executions pruned, "
+       << num(st.interrupts) << " interrupted\n";
+  os << t.tests.size() << " tests, " << num(st.paths) << " paths, " << num(st.divergences)
+     << " divergences, " << num(st.undecided) << " undecided, " << num(st.solver_queries)
+     << " solver queries, " << num(st.time_s) << " s ("
+     << (r.symbolic ? r.symbolic->solving : std::string()) << ")\n";
 }
 
 void coverText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
-  const json& tests = r.extra["tests"];
-  for (size_t i = 0; i < tests.size(); ++i)
-    os << "test " << i << ": " << tests[i]["inputs"].dump() << " -> "
-       << tests[i]["result"].get<std::string>() << "\n";
+  const TestsKeys noTests;
+  const TestsKeys& t = r.tests ? *r.tests : noTests;
+  const CoverKeys noCover;
+  const CoverKeys& c = r.cover ? *r.cover : noCover;
+  testLines(os, t.tests, false);
   if (r.error) {
     errorHead(os, *r.error);
     errorTrace(os, *r.error, o, r.file);
   }
   const bool complete = r.verdict != Verdict::Unknown;
-  os << "covered: " << r.extra["covered_labels"].dump();
+  os << "covered: " << listText(t.coveredLabels);
   if (complete)
-    os << ", infeasible within the bound: " << r.extra["infeasible_labels"].dump() << " (lines "
-       << r.extra["infeasible_lines"].dump() << ")\n";
+    os << ", infeasible within the bound: " << listText(c.infeasibleLabels) << " (lines "
+       << listText(c.infeasibleLines) << ")\n";
   else
-    os << ", not covered: " << r.extra["uncovered_labels"].dump() << "\n";
-  if (r.extra.contains("proved_infeasible"))
-    for (const json& j : r.extra["proved_infeasible"]) {
-      os << (j.contains("label") ? j["label"].get<std::string>() : "line " + j["line"].dump())
-         << ": " << j["result"].get<std::string>();
-      if (j["result"] == "infeasible")
+    os << ", not covered: " << listText(t.uncoveredLabels) << "\n";
+  if (c.provedInfeasible)
+    for (const cover::InfeasibleAnswer& a : *c.provedInfeasible) {
+      os << (!a.label.empty() ? a.label : "line " + std::to_string(a.line)) << ": "
+         << cover::resultName(a.result);
+      if (a.result == cover::InfeasibleAnswer::Result::Infeasible)
         os << " for every unwinding (proved)";
       else
-        os << " (prove: " << j.value("prove", std::string("not run")) << ")";
+        os << " (prove: " << (a.prove.empty() ? std::string("not run") : a.prove) << ")";
       os << "\n";
     }
-  const json& st = r.stats;
-  os << tests.size() << " tests, ";
-  if (r.extra["algo"] == "paths") os << num(st["paths"]) << " paths, ";
-  os << num(st["solver_queries"]) << " solver queries, " << num(st["locations"]) << " locations ("
-     << num(st["unwound_locations"]) << " unwound), " << num(st["time_s"]) << " s ("
-     << r.extra["algo"].get<std::string>() << ", unwind " << r.extra["unwind"].dump() << ")\n";
+  const Stats& st = r.stats;
+  os << t.tests.size() << " tests, ";
+  if (c.algo == "paths") os << num(st.paths) << " paths, ";
+  os << num(st.solver_queries) << " solver queries, " << num(st.locations) << " locations ("
+     << num(st.unwound_locations) << " unwound), " << num(st.time_s) << " s (" << c.algo
+     << ", unwind " << c.unwind << ")\n";
 }
 
 void runText(std::ostream& os, const Report& r) {
@@ -359,47 +358,50 @@ void runText(std::ostream& os, const Report& r) {
     if (r.error->line) os << " (line " << r.error->line << ")";
     os << ": " << r.error->message << "\n";
   } else {
-    os << r.reason << " after " << num(r.stats["steps"]) << " steps\n";
+    os << r.reason << " after " << num(r.stats.steps) << " steps\n";
   }
 }
 
 void exportText(std::ostream& os, const Report& r) {
-  if (r.extra.contains("smtlib")) {
-    os << r.extra["smtlib"].get<std::string>();
+  const ExportKeys none;
+  const ExportKeys& e = r.exported ? *r.exported : none;
+  if (e.smtlib) {
+    os << *e.smtlib;
     if (!r.reason.empty()) verdictLine(os, r);  // only when incomplete, after the clauses
     return;
   }
   if (!r.reason.empty()) verdictLine(os, r);
-  const json& st = r.stats;
-  os << r.extra["output"].get<std::string>() << ": " << num(st["predicates"]) << " predicates, "
-     << num(st["clauses"]) << " clauses (" << num(st["init_clauses"]) << " initial, "
-     << num(st["step_clauses"]) << " steps, " << num(st["query_clauses"]) << " queries)\n";
+  const Stats& st = r.stats;
+  os << e.output.value_or("") << ": " << num(st.predicates) << " predicates, " << num(st.clauses)
+     << " clauses (" << num(st.init_clauses) << " initial, " << num(st.step_clauses) << " steps, "
+     << num(st.query_clauses) << " queries)\n";
 }
 
 // replay: the error it reproduced (with the trace it took), or the first step that differs and
 // the moves possible there.
 void replayText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
-  const std::string saved = r.extra.value("report", "");
-  const std::string cmd = r.extra.value("replayed_command", "");
+  const ReplayKeys none;
+  const ReplayKeys& k = r.replay ? *r.replay : none;
+  const std::string& saved = k.report;
+  const std::string cmd = k.replayedCommand.value_or("");
   if (r.error) {
     errorHead(os, *r.error);
     errorTrace(os, *r.error, o, r.file);
-    const std::string n = num(r.extra["steps"]);
+    const std::string n = num(k.steps);
     os << "reproduced: " << (n == "1" ? "the 1 step" : "the " + n + " steps") << " of " << saved
        << " (" << cmd << ")" << (r.error->initialFabricated ? ", from its fabricated state" : "")
        << "\n";
     return;
   }
-  if (!r.extra.contains("difference")) return;
-  const json& d = r.extra["difference"];
-  os << "not reproduced: " << num(r.extra["replayed_steps"]) << " of " << num(r.extra["steps"])
-     << " steps of " << saved << " (" << cmd << ") replayed\n";
-  if (d.contains("expected"))
-    os << "step " << num(d["step"]) << " saved: " << d["expected"].get<std::string>() << "\n";
-  if (!d["possible"].empty()) {
+  if (!k.difference) return;
+  const ReplayKeys::Difference& d = *k.difference;
+  os << "not reproduced: " << num(k.replayedSteps) << " of " << num(k.steps) << " steps of "
+     << saved << " (" << cmd << ") replayed\n";
+  if (d.expected) os << "step " << d.step << " saved: " << *d.expected << "\n";
+  if (!d.possible.empty()) {
     os << "moves possible there:\n";
-    for (const auto& m : d["possible"]) os << "  " << m.get<std::string>() << "\n";
+    for (const std::string& m : d.possible) os << "  " << m << "\n";
   }
 }
 
@@ -435,7 +437,7 @@ void printText(std::ostream& os, const Report& r, const TextOptions& o) {
     replayText(os, r, o);
   } else if (r.command == "export-chc") {
     exportText(os, r);
-    if (o.stats && r.extra.contains("smtlib")) {  // the clauses are on stdout: comments
+    if (o.stats && r.exported && r.exported->smtlib) {  // the clauses are on stdout: comments
       std::ostringstream text;
       statsText(text, r);
       std::istringstream lines(text.str());
@@ -443,7 +445,7 @@ void printText(std::ostream& os, const Report& r, const TextOptions& o) {
       return;
     }
   } else if (r.command == "ir") {
-    os << r.extra["ir"].get<std::string>();
+    os << r.ir.value_or("");
     return;
   }
   if (o.stats) statsText(os, r);

@@ -307,8 +307,9 @@ nlohmann::json valueJson(const exec::Value& v) {
   return v.toString();
 }
 
-nlohmann::json callsJson(const ir::Program& p, ir::CfaId entry, const symbolic::PathEnd& end) {
-  nlohmann::json calls = nlohmann::json::array();
+std::vector<SymbolicKeys::Call> methodCalls(const ir::Program& p, ir::CfaId entry,
+                                            const symbolic::PathEnd& end) {
+  std::vector<SymbolicKeys::Call> calls;
   auto add = [&](ir::CfaId cfa, const std::vector<exec::Value>& args) {
     const ir::Cfa& c = p.cfas[cfa];
     nlohmann::json named = nlohmann::json::object();
@@ -316,7 +317,7 @@ nlohmann::json callsJson(const ir::Program& p, ir::CfaId entry, const symbolic::
       named[p.vars[c.params[i]].name] = valueJson(args[i]);
     const std::string method =
         c.kind == ir::CfaKind::ClassInit ? "init" : c.name.substr(c.name.rfind('.') + 1);
-    calls.push_back({{"method", method}, {"call", callText(p, cfa, args)}, {"args", named}});
+    calls.push_back({method, callText(p, cfa, args), std::move(named)});
   };
   add(entry, end.args);
   for (const symbolic::CallInputs& c : end.calls) add(c.method, c.args);

@@ -66,6 +66,7 @@ std::string callText(const ir::Program& p, ir::CfaId cfa, const std::vector<exec
 nlohmann::json valueJson(const exec::Value& v);  // numbers, booleans, lists, else text
 nlohmann::json inputsJson(const symbolic::PathEnd& end);
 // The class analysis: the initialiser's call, then each method call, with named arguments.
-nlohmann::json callsJson(const ir::Program& p, ir::CfaId entry, const symbolic::PathEnd& end);
+std::vector<SymbolicKeys::Call> methodCalls(const ir::Program& p, ir::CfaId entry,
+                                            const symbolic::PathEnd& end);
 
 }  // namespace tandem::report

@@ -31,4 +31,29 @@ void WalkRecorder::after(const exec::State& s, const exec::Move&, uint64_t step,
   if (recent.size() > keep_) recent.pop_front();
 }
 
+Report walkReport(const ir::Program& p, const std::string& file, const search::WalkOutcome& out,
+                  const WalkRecorder& steps, const exec::State* last) {
+  Report rep;
+  rep.command = "run";
+  rep.file = file;
+  rep.verdict = out.error ? Verdict::Error : out.boundHit ? Verdict::Unknown : Verdict::Completed;
+  if (!out.error) rep.reason = out.stopped;
+  rep.stats.steps = out.steps;
+  rep.stats.states = out.steps + 1;
+  rep.stats.executions = 1;
+  if (out.error) {
+    ErrorInfo e;
+    e.kind = ir::errorKindName(out.error->kind);
+    e.label = out.label;
+    e.line = out.error->loc.line;
+    e.message = out.error->message;
+    e.trace.assign(steps.recent.begin(), steps.recent.end());
+    if (out.steps > steps.recent.size())
+      rep.extra["error_trace_from_step"] = steps.recent.front().step;
+    rep.error = std::move(e);
+  }
+  if (last) rep.extra["final_state"] = stateJson(p, *last);
+  return rep;
+}
+
 }  // namespace tandem::report

@@ -43,4 +43,9 @@ class WalkRecorder final : public search::WalkObserver {
   TraceStep ts_;
 };
 
+// run's report of the walk `out`: its verdict, the error with the last steps `steps` kept, and
+// the final state `last` (null when the walk did not start).
+Report walkReport(const ir::Program& p, const std::string& file, const search::WalkOutcome& out,
+                  const WalkRecorder& steps, const exec::State* last);
+
 }  // namespace tandem::report

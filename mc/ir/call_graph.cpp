@@ -1,5 +1,7 @@
 #include "mc/ir/call_graph.h"
 
+#include <algorithm>
+
 namespace tandem::ir {
 
 std::vector<CfaId> callClosure(const Program& p, CfaId entry) {
@@ -19,6 +21,16 @@ std::vector<CfaId> callClosure(const Program& p, CfaId entry) {
         }
       }
   }
+  return out;
+}
+
+std::vector<LocId> labelledLocations(const Program& p, const std::string& label, CfaId entry) {
+  std::vector<LocId> out;
+  for (CfaId c : callClosure(p, entry))
+    for (LocId l : p.cfas[c].locs)
+      if (std::find(p.locs[l].labels.begin(), p.locs[l].labels.end(), label) !=
+          p.locs[l].labels.end())
+        out.push_back(l);
   return out;
 }
 

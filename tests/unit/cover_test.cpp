@@ -32,7 +32,8 @@ report::Report cover(ir::Program& p, const std::string& entry, uint32_t k, cover
 
 std::set<std::string> labels(const report::Report& r, const char* key) {
   std::set<std::string> out;
-  for (const auto& l : r.extra[key]) out.insert(l.get<std::string>());
+  const nlohmann::json j = r.toJson();  // not in the range-for: it would dangle
+  for (const auto& l : j[key]) out.insert(l.get<std::string>());
   return out;
 }
 
@@ -65,10 +66,10 @@ TEST_CASE("cover: infeasible.tdm, the loop unwound K times without added executi
   for (const char* solver : kSolvers) {
     CAPTURE(solver);
     report::Report r2 = cover(*p, "g", 2, cover::Algo::Paths, solver);
-    CHECK(r2.stats["paths"] == 6);
-    CHECK(r2.extra["bounded"] == true);
+    CHECK(r2.stats.paths == 6);
+    CHECK(r2.toJson()["bounded"] == true);
     report::Report r3 = cover(*p, "g", 3, cover::Algo::Paths, solver);
-    CHECK(r3.stats["paths"] == 8);  // 4 loop paths; the third iteration takes DEEP
+    CHECK(r3.stats.paths == 8);  // 4 loop paths; the third iteration takes DEEP
     CHECK(labels(r3, "covered_labels").count("DEEP"));
   }
   CHECK(agreed(*p, "g", 2, report::Verdict::Completed) == std::set<std::string>{"DEAD", "DEEP"});
@@ -80,9 +81,10 @@ TEST_CASE("cover: statements needs fewer queries than paths, and each test is a 
   auto p = test::loadShared("infeasible.tdm");
   report::Report pc = cover(*p, "g", 4, cover::Algo::Paths);
   report::Report sc = cover(*p, "g", 4, cover::Algo::Statements);
-  CHECK(sc.stats["solver_queries"].get<uint64_t>() < pc.stats["solver_queries"].get<uint64_t>());
-  CHECK(pc.stats["solver_queries"].get<uint64_t>() == pc.stats["paths"].get<uint64_t>() + 1);
-  for (const auto& t : sc.extra["tests"]) CHECK(t["result"] == "pass");
+  CHECK(sc.stats.solver_queries.value() < pc.stats.solver_queries.value());
+  CHECK(pc.stats.solver_queries.value() == pc.stats.paths.value() + 1);
+  const nlohmann::json scJson = sc.toJson();
+  for (const auto& t : scJson["tests"]) CHECK(t["result"] == "pass");
 }
 
 TEST_CASE("cover: guided statements learn from unsat cores; a dead location needs no last query") {
@@ -100,8 +102,8 @@ TEST_CASE("cover: guided statements learn from unsat cores; a dead location need
     CAPTURE(solver);
     report::Report r = cover(*p, "h", 2, cover::Algo::Statements, solver);
     CHECK(labels(r, "infeasible_labels") == std::set<std::string>{"DEAD"});
-    CHECK(r.stats["tests"] == 2);
-    CHECK(r.stats["solver_queries"] == 3);
+    CHECK(r.stats.tests == 2);
+    CHECK(r.stats.solver_queries == 3);
   }
 }
 
@@ -173,7 +175,7 @@ std::vector<report::Report> summarisedAgrees(ir::Program& p, const std::string& 
       CHECK(r.verdict == inlined.verdict);
       CHECK(labels(r, "infeasible_labels") == labels(inlined, "infeasible_labels"));
       CHECK(labels(r, "covered_labels") == labels(inlined, "covered_labels"));
-      CHECK(r.stats["summarised_procedures"].get<uint64_t>() > 0);
+      CHECK(r.stats.summarised_procedures.value() > 0);
       out.push_back(std::move(r));
     }
   return out;
@@ -205,11 +207,11 @@ TEST_CASE(
   CHECK(labels(rs[0], "infeasible_labels") == std::set<std::string>{"CALLEE_DEAD", "CALLER_DEAD"});
   // CALLEE_DEAD is infeasible in noisy's own analysis, CALLER_DEAD even when noisy returns any
   // value: no inlined verification condition is built. The unwound caller is smaller.
-  CHECK(rs[0].stats["refinements"] == 0);
-  CHECK(rs[0].stats["location_copies"] <
-        cover(*p, "main", 3, cover::Algo::Statements).stats["location_copies"]);
+  CHECK(rs[0].stats.refinements == 0);
+  CHECK(rs[0].stats.location_copies <
+        cover(*p, "main", 3, cover::Algo::Statements).stats.location_copies);
   // The tests through noisy's paths (each reads noisy's havoc) are real: each was replayed.
-  CHECK(rs[0].stats["tests"].get<uint64_t>() >= 2);
+  CHECK(rs[0].stats.tests.value() >= 2);
 }
 
 TEST_CASE("cover --summaries: what the callee's tests leave out is asked with the calls inlined") {
@@ -234,7 +236,7 @@ TEST_CASE("cover --summaries: what the callee's tests leave out is asked with th
   CHECK(labels(rs[0], "infeasible_labels") == std::set<std::string>{"DEAD"});
   // DEAD is infeasible only because clamp's result is at most 10: with clamp returning any
   // value it is reachable, so the refinement inlines the calls to say it.
-  CHECK(rs[0].stats["refinements"] == 1);
+  CHECK(rs[0].stats.refinements == 1);
   // check's failing test, spliced into main's: the error and its trace are main's.
   REQUIRE(rs[0].error);
   CHECK(rs[0].error->kind == "assert");
@@ -307,7 +309,7 @@ TEST_CASE("cover: a loop of gotos is unwound like a while loop") {
   )");
   CHECK(agreed(*p, "g", 1, report::Verdict::Completed) == std::set<std::string>{"TWO"});
   CHECK(agreed(*p, "g", 2, report::Verdict::Completed).empty());
-  CHECK(cover(*p, "g", 2, cover::Algo::Paths).stats["paths"] == 3);
+  CHECK(cover(*p, "g", 2, cover::Algo::Paths).stats.paths == 3);
 }
 
 TEST_CASE("cover: references that differ where paths meet keep their paths apart") {
@@ -325,7 +327,7 @@ TEST_CASE("cover: a bound gives unknown and claims nothing infeasible") {
   report::Report rep = engine::cover(*p, r);
   CHECK(rep.verdict == report::Verdict::Unknown);
   CHECK(rep.reason == "state bound (20)");
-  CHECK(rep.extra["infeasible_labels"].empty());
+  CHECK(rep.toJson()["infeasible_labels"].empty());
 }
 
 TEST_CASE("cover: what the encoding cannot express is an input error") {
@@ -359,7 +361,8 @@ TEST_CASE("cover --prove-infeasible: DEAD is infeasible for every unwinding, DEE
     r.solver.backend = *smt::parseBackend(solver);
     report::Report rep = engine::cover(*p, r);
     std::map<std::string, std::string> result;
-    for (const auto& j : rep.extra["proved_infeasible"])
+    const nlohmann::json repJson = rep.toJson();
+    for (const auto& j : repJson["proved_infeasible"])
       if (j.contains("label")) result[j["label"].get<std::string>()] = j["result"];
     CHECK(result["DEAD"] == "infeasible");
     CHECK(result["DEEP"] == "feasible");  // prove finds the third iteration
@@ -391,7 +394,7 @@ TEST_CASE("cover --tests-out: one `test f(...)` per test, which check --inputs t
   for (size_t at = text.str().find("test g("); at != std::string::npos;
        at = text.str().find("test g(", at + 1))
     ++tests;
-  CHECK(tests == rep.extra["tests"].size());
+  CHECK(tests == rep.toJson()["tests"].size());
   // The program with its tests: check --inputs tests runs them and finds the failing one.
   auto withTests = test::loadText(src + text.str());
   engine::CheckRequest c;
