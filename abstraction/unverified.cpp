@@ -1,5 +1,7 @@
 #include "abstraction/unverified.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -9,27 +11,17 @@
 
 namespace tandem::abstraction {
 
-const char* guideName(Guide g) {
-  switch (g) {
-    case Guide::Ignore:
-      return "ignore";
-    case Guide::None:
-      return "none";
-    case Guide::May:
-      return "may";
-    case Guide::Must:
-      return "must";
-    case Guide::MayMust:
-      return "may-must";
-  }
-  return "?";
-}
+namespace {
+constexpr EnumName<Guide> kGuideNames[] = {{Guide::Ignore, "ignore"},
+                                           {Guide::None, "none"},
+                                           {Guide::May, "may"},
+                                           {Guide::Must, "must"},
+                                           {Guide::MayMust, "may-must"}};
+}  // namespace
 
-std::optional<Guide> parseGuide(std::string_view name) {
-  for (Guide g : {Guide::Ignore, Guide::None, Guide::May, Guide::Must, Guide::MayMust})
-    if (name == guideName(g)) return g;
-  return std::nullopt;
-}
+const char* guideName(Guide g) { return enumName(kGuideNames, g); }
+
+std::optional<Guide> parseGuide(std::string_view name) { return enumFromName(kGuideNames, name); }
 
 namespace {
 

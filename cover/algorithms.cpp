@@ -1,5 +1,7 @@
 #include "cover/algorithms.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <algorithm>
 #include <set>
 #include <stdexcept>
@@ -9,23 +11,14 @@
 
 namespace tandem::cover {
 
-const char* algoName(Algo a) {
-  switch (a) {
-    case Algo::Paths:
-      return "paths";
-    case Algo::Statements:
-      return "statements";
-    case Algo::Fm:
-      return "fm";
-  }
-  return "statements";
-}
+namespace {
+constexpr EnumName<Algo> kAlgoNames[] = {
+    {Algo::Paths, "paths"}, {Algo::Statements, "statements"}, {Algo::Fm, "fm"}};
+}  // namespace
 
-std::optional<Algo> parseAlgo(std::string_view s) {
-  for (Algo a : {Algo::Paths, Algo::Statements, Algo::Fm})
-    if (s == algoName(a)) return a;
-  return std::nullopt;
-}
+const char* algoName(Algo a) { return enumName(kAlgoNames, a, "statements"); }
+
+std::optional<Algo> parseAlgo(std::string_view s) { return enumFromName(kAlgoNames, s); }
 
 Enumerator::Enumerator(const ir::Program& p, const Unwinding& u, const ReachVc& vc,
                        const exec::Evaluator& ev, smt::Solver& solver, search::Budget& budget)

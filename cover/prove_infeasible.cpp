@@ -1,5 +1,7 @@
 #include "cover/prove_infeasible.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <set>
 
 namespace tandem::cover {
@@ -24,19 +26,13 @@ void makeErrorLocation(ir::Program& q, ir::LocId l) {
   q.locs[l].property = true;
 }
 
+constexpr EnumName<InfeasibleAnswer::Result> kResultNames[] = {
+    {InfeasibleAnswer::Result::Infeasible, "infeasible"},
+    {InfeasibleAnswer::Result::Feasible, "feasible"},
+    {InfeasibleAnswer::Result::Bounded, "bounded"}};
 }  // namespace
 
-const char* resultName(InfeasibleAnswer::Result r) {
-  switch (r) {
-    case InfeasibleAnswer::Result::Infeasible:
-      return "infeasible";
-    case InfeasibleAnswer::Result::Feasible:
-      return "feasible";
-    case InfeasibleAnswer::Result::Bounded:
-      return "bounded";
-  }
-  return "?";
-}
+const char* resultName(InfeasibleAnswer::Result r) { return enumName(kResultNames, r); }
 
 std::vector<InfeasibleAnswer> proveInfeasible(const ir::Program& p,
                                               const std::vector<ir::LocId>& locs,

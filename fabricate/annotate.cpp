@@ -1,5 +1,7 @@
 #include "fabricate/annotate.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -252,19 +254,13 @@ class Annotator {
   std::map<std::pair<ir::CfaId, uint32_t>, std::string> idAt_;  // (procedure, line) -> its id
 };
 
+constexpr EnumName<AnnotatedAssertion::Result> kResultNames[] = {
+    {AnnotatedAssertion::Result::Verified, "verified"},
+    {AnnotatedAssertion::Result::Assumed, "assumed"},
+    {AnnotatedAssertion::Result::Unverified, "unverified"}};
 }  // namespace
 
-const char* resultName(AnnotatedAssertion::Result r) {
-  switch (r) {
-    case AnnotatedAssertion::Result::Verified:
-      return "verified";
-    case AnnotatedAssertion::Result::Assumed:
-      return "assumed";
-    case AnnotatedAssertion::Result::Unverified:
-      return "unverified";
-  }
-  return "?";
-}
+const char* resultName(AnnotatedAssertion::Result r) { return enumName(kResultNames, r); }
 
 Annotation annotateAssertions(const ir::Program& p, ir::CfaId entry, std::vector<std::string> lines,
                               const symbolic::ProveOnCopy& hooks, search::Budget& budget) {

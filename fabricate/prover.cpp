@@ -1,5 +1,7 @@
 #include "fabricate/prover.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -944,23 +946,17 @@ std::string checkProof(const ir::Program& p, exec::Evaluator& ev, smt::Solver& s
   return Prover(p, ev, solver, o).verify(r);
 }
 
-const char* engineName(ProveOptions::Engine e) {
-  switch (e) {
-    case ProveOptions::Engine::Fabricate:
-      return "fabricate";
-    case ProveOptions::Engine::Models:
-      return "models";
-    case ProveOptions::Engine::Eager:
-      return "eager";
-  }
-  return "fabricate";
-}
+namespace {
+constexpr EnumName<ProveOptions::Engine> kEngineNames[] = {
+    {ProveOptions::Engine::Fabricate, "fabricate"},
+    {ProveOptions::Engine::Models, "models"},
+    {ProveOptions::Engine::Eager, "eager"}};
+}  // namespace
+
+const char* engineName(ProveOptions::Engine e) { return enumName(kEngineNames, e, "fabricate"); }
 
 std::optional<ProveOptions::Engine> parseEngine(std::string_view name) {
-  for (auto e :
-       {ProveOptions::Engine::Fabricate, ProveOptions::Engine::Models, ProveOptions::Engine::Eager})
-    if (name == engineName(e)) return e;
-  return std::nullopt;
+  return enumFromName(kEngineNames, name);
 }
 
 std::vector<int64_t> argumentPool(const ir::Program& p, ir::CfaId init) {

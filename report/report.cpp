@@ -1,24 +1,17 @@
 #include "report/report.h"
 
+#include "mc/expr/enum_names.h"
+
 namespace tandem::report {
 
-const char* verdictName(Verdict v) {
-  switch (v) {
-    case Verdict::Verified:
-      return "verified";
-    case Verdict::Proved:
-      return "proved";
-    case Verdict::Error:
-      return "error";
-    case Verdict::PotentialError:
-      return "potential-error";
-    case Verdict::Unknown:
-      return "unknown";
-    case Verdict::Completed:
-      return "completed";
-  }
-  return "unknown";
-}
+namespace {
+constexpr EnumName<Verdict> kVerdictNames[] = {
+    {Verdict::Verified, "verified"}, {Verdict::Proved, "proved"},
+    {Verdict::Error, "error"},       {Verdict::PotentialError, "potential-error"},
+    {Verdict::Unknown, "unknown"},   {Verdict::Completed, "completed"}};
+}  // namespace
+
+const char* verdictName(Verdict v) { return enumName(kVerdictNames, v, "unknown"); }
 
 int exitCode(Verdict v) {
   switch (v) {

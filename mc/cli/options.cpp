@@ -1,5 +1,7 @@
 #include "mc/cli/options.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -8,27 +10,14 @@
 
 namespace tandem::cli {
 
-const char* commandName(Command c) {
-  switch (c) {
-    case Command::Check:
-      return "check";
-    case Command::Prove:
-      return "prove";
-    case Command::Testgen:
-      return "testgen";
-    case Command::Run:
-      return "run";
-    case Command::Ir:
-      return "ir";
-    case Command::ExportChc:
-      return "export-chc";
-    case Command::Cover:
-      return "cover";
-    case Command::Replay:
-      return "replay";
-  }
-  return "check";
-}
+namespace {
+constexpr EnumName<Command> kCommandNames[] = {
+    {Command::Check, "check"}, {Command::Prove, "prove"},  {Command::Testgen, "testgen"},
+    {Command::Run, "run"},     {Command::Ir, "ir"},        {Command::ExportChc, "export-chc"},
+    {Command::Cover, "cover"}, {Command::Replay, "replay"}};
+}  // namespace
+
+const char* commandName(Command c) { return enumName(kCommandNames, c, "check"); }
 
 const std::vector<Command>& allCommands() {
   static const std::vector<Command> kAll = {Command::Check, Command::Cover,  Command::ExportChc,
@@ -38,9 +27,7 @@ const std::vector<Command>& allCommands() {
 }
 
 std::optional<Command> parseCommand(const std::string& name) {
-  for (Command c : allCommands())
-    if (name == commandName(c)) return c;
-  return std::nullopt;
+  return enumFromName(kCommandNames, name);
 }
 
 AnyRequest requestFor(Command c) {
@@ -78,27 +65,19 @@ const engine::Request& Invocation::common() const {
 
 namespace {
 
-const char* commandSummary(Command c) {
-  switch (c) {
-    case Command::Check:
-      return "explicit/symbolic state exploration: verified or error";
-    case Command::Prove:
-      return "abstraction fabrication: proved, error or potential-error";
-    case Command::Testgen:
-      return "test generation by symbolic execution";
-    case Command::Run:
-      return "one concrete execution, step by step";
-    case Command::Ir:
-      return "parse, check and print the control-flow IR";
-    case Command::ExportChc:
-      return "write Horn clauses (SMT-LIB2; a CHC solver says sat iff safe)";
-    case Command::Cover:
-      return "bounded infeasible code detection: path or statement cover of an unwinding";
-    case Command::Replay:
-      return "re-execute the counterexample of a saved --json report (as spin -t)";
-  }
-  return "";
-}
+namespace {
+constexpr EnumName<Command> kCommandSummarys[] = {
+    {Command::Check, "explicit/symbolic state exploration: verified or error"},
+    {Command::Prove, "abstraction fabrication: proved, error or potential-error"},
+    {Command::Testgen, "test generation by symbolic execution"},
+    {Command::Run, "one concrete execution, step by step"},
+    {Command::Ir, "parse, check and print the control-flow IR"},
+    {Command::ExportChc, "write Horn clauses (SMT-LIB2; a CHC solver says sat iff safe)"},
+    {Command::Cover, "bounded infeasible code detection: path or statement cover of an unwinding"},
+    {Command::Replay, "re-execute the counterexample of a saved --json report (as spin -t)"}};
+}  // namespace
+
+const char* commandSummary(Command c) { return enumName(kCommandSummarys, c, ""); }
 
 std::string appliesText(const OptionSpec& s) {
   std::string out;

@@ -1,5 +1,7 @@
 #include "mc/exec/value.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <cassert>
 
 #include "mc/exec/hash_mix.h"
@@ -7,31 +9,15 @@
 
 namespace tandem::exec {
 
-const char* valueKindName(ValueKind k) {
-  switch (k) {
-    case ValueKind::Null:
-      return "null";
-    case ValueKind::Int:
-      return "int";
-    case ValueKind::Bool:
-      return "bool";
-    case ValueKind::Enum:
-      return "enum";
-    case ValueKind::I32:
-      return "i32";
-    case ValueKind::I64:
-      return "i64";
-    case ValueKind::F64:
-      return "f64";
-    case ValueKind::Ref:
-      return "ref";
-    case ValueKind::Array:
-      return "array";
-    case ValueKind::Object:
-      return "object";
-  }
-  return "?";
-}
+namespace {
+constexpr EnumName<ValueKind> kValueKindNames[] = {
+    {ValueKind::Null, "null"},    {ValueKind::Int, "int"}, {ValueKind::Bool, "bool"},
+    {ValueKind::Enum, "enum"},    {ValueKind::I32, "i32"}, {ValueKind::I64, "i64"},
+    {ValueKind::F64, "f64"},      {ValueKind::Ref, "ref"}, {ValueKind::Array, "array"},
+    {ValueKind::Object, "object"}};
+}  // namespace
+
+const char* valueKindName(ValueKind k) { return enumName(kValueKindNames, k); }
 
 size_t Address::hash() const {
   size_t h = static_cast<size_t>(base);

@@ -1,5 +1,7 @@
 #include "mc/expr/expr.h"
 
+#include "mc/expr/enum_names.h"
+
 #include "mc/expr/expr_walk.h"
 #include "mc/expr/float64.h"
 
@@ -42,101 +44,55 @@ Op mirroredComparison(Op op) {
   }
 }
 
-const char* opName(Op op) {
-  switch (op) {
-    case Op::IntConst:
-      return "int";
-    case Op::BoolConst:
-      return "bool";
-    case Op::EnumConst:
-      return "enum";
-    case Op::NullConst:
-      return "null";
-    case Op::FloatConst:
-      return "f64";
-    case Op::Var:
-      return "var";
-    case Op::Pid:
-      return "pid";
-    case Op::Star:
-      return "*";
-    case Op::Symbol:
-      return "symbol";
-    case Op::Neg:
-      return "-";
-    case Op::Not:
-      return "!";
-    case Op::Add:
-      return "+";
-    case Op::Sub:
-      return "-";
-    case Op::Mul:
-      return "*";
-    case Op::Div:
-      return "/";
-    case Op::Mod:
-      return "%";
-    case Op::Eq:
-      return "==";
-    case Op::Ne:
-      return "!=";
-    case Op::Lt:
-      return "<";
-    case Op::Le:
-      return "<=";
-    case Op::Gt:
-      return ">";
-    case Op::Ge:
-      return ">=";
-    case Op::And:
-      return "&&";
-    case Op::Or:
-      return "||";
-    case Op::Implies:
-      return "==>";
-    case Op::Ite:
-      return "?:";
-    case Op::Abs:
-      return "abs";
-    case Op::Min:
-      return "min";
-    case Op::Max:
-      return "max";
-    case Op::NoOverflowAdd:
-      return "no_overflow_add";
-    case Op::NoOverflowMul:
-      return "no_overflow_mul";
-    case Op::Cast:
-      return "cast";
-    case Op::Select:
-      return "select";
-    case Op::Len:
-      return "len";
-    case Op::ArrayLit:
-      return "array";
-    case Op::NewArray:
-      return "new";
-    case Op::Store:
-      return "store";
-    case Op::Field:
-      return "field";
-    case Op::Deref:
-      return "deref";
-    case Op::AddrOf:
-      return "addr";
-    case Op::Call:
-      return "call";
-    case Op::Old:
-      return "old";
-    case Op::AtLoc:
-      return "at";
-    case Op::ProcLocal:
-      return "proc-local";
-    case Op::Received:
-      return "received";
-  }
-  return "?";
-}
+namespace {
+constexpr EnumName<Op> kOpNames[] = {{Op::IntConst, "int"},
+                                     {Op::BoolConst, "bool"},
+                                     {Op::EnumConst, "enum"},
+                                     {Op::NullConst, "null"},
+                                     {Op::FloatConst, "f64"},
+                                     {Op::Var, "var"},
+                                     {Op::Pid, "pid"},
+                                     {Op::Star, "*"},
+                                     {Op::Symbol, "symbol"},
+                                     {Op::Neg, "-"},
+                                     {Op::Not, "!"},
+                                     {Op::Add, "+"},
+                                     {Op::Sub, "-"},
+                                     {Op::Mul, "*"},
+                                     {Op::Div, "/"},
+                                     {Op::Mod, "%"},
+                                     {Op::Eq, "=="},
+                                     {Op::Ne, "!="},
+                                     {Op::Lt, "<"},
+                                     {Op::Le, "<="},
+                                     {Op::Gt, ">"},
+                                     {Op::Ge, ">="},
+                                     {Op::And, "&&"},
+                                     {Op::Or, "||"},
+                                     {Op::Implies, "==>"},
+                                     {Op::Ite, "?:"},
+                                     {Op::Abs, "abs"},
+                                     {Op::Min, "min"},
+                                     {Op::Max, "max"},
+                                     {Op::NoOverflowAdd, "no_overflow_add"},
+                                     {Op::NoOverflowMul, "no_overflow_mul"},
+                                     {Op::Cast, "cast"},
+                                     {Op::Select, "select"},
+                                     {Op::Len, "len"},
+                                     {Op::ArrayLit, "array"},
+                                     {Op::NewArray, "new"},
+                                     {Op::Store, "store"},
+                                     {Op::Field, "field"},
+                                     {Op::Deref, "deref"},
+                                     {Op::AddrOf, "addr"},
+                                     {Op::Call, "call"},
+                                     {Op::Old, "old"},
+                                     {Op::AtLoc, "at"},
+                                     {Op::ProcLocal, "proc-local"},
+                                     {Op::Received, "received"}};
+}  // namespace
+
+const char* opName(Op op) { return enumName(kOpNames, op); }
 
 bool ExprManager::NodeEq::operator()(const std::unique_ptr<ExprNode>& a,
                                      const std::unique_ptr<ExprNode>& b) const {

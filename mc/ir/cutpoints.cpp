@@ -1,5 +1,7 @@
 #include "mc/ir/cutpoints.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <set>
 
 #include "mc/ir/edge_exprs.h"
@@ -44,24 +46,14 @@ std::vector<bool> memoryAccesses(const Program& p) {
   return out;
 }
 
+constexpr EnumName<CutpointMode> kCutpointModeNames[] = {
+    {CutpointMode::Loops, "loops"}, {CutpointMode::All, "all"}, {CutpointMode::Paper, "paper"}};
 }  // namespace
 
-const char* cutpointModeName(CutpointMode m) {
-  switch (m) {
-    case CutpointMode::Loops:
-      return "loops";
-    case CutpointMode::All:
-      return "all";
-    case CutpointMode::Paper:
-      return "paper";
-  }
-  return "loops";
-}
+const char* cutpointModeName(CutpointMode m) { return enumName(kCutpointModeNames, m, "loops"); }
 
 std::optional<CutpointMode> parseCutpointMode(std::string_view s) {
-  for (CutpointMode m : {CutpointMode::Loops, CutpointMode::All, CutpointMode::Paper})
-    if (s == cutpointModeName(m)) return m;
-  return std::nullopt;
+  return enumFromName(kCutpointModeNames, s);
 }
 
 std::vector<bool> computeCutpoints(const Program& p, CutpointMode mode) {

@@ -1,5 +1,7 @@
 #include "mc/ir/ir_printer.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <sstream>
 
 #include "mc/expr/float64.h"
@@ -310,20 +312,14 @@ std::string programToString(const Program& p, const std::vector<std::vector<std:
   return os.str();
 }
 
-const char* cfaKindName(CfaKind k) {
-  switch (k) {
-    case CfaKind::Proc:
-      return "proc";
-    case CfaKind::Method:
-      return "method";
-    case CfaKind::ClassInit:
-      return "init";
-    case CfaKind::Process:
-      return "process";
-    case CfaKind::Rules:
-      return "rules";
-  }
-  return "?";
-}
+namespace {
+constexpr EnumName<CfaKind> kCfaKindNames[] = {{CfaKind::Proc, "proc"},
+                                               {CfaKind::Method, "method"},
+                                               {CfaKind::ClassInit, "init"},
+                                               {CfaKind::Process, "process"},
+                                               {CfaKind::Rules, "rules"}};
+}  // namespace
+
+const char* cfaKindName(CfaKind k) { return enumName(kCfaKindNames, k); }
 
 }  // namespace tandem::ir

@@ -1,38 +1,29 @@
 #include "mc/ir/program.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <algorithm>
 #include <unordered_map>
 
 namespace tandem::ir {
 
-const char* errorKindName(ErrorKind k) {
-  switch (k) {
-    case ErrorKind::Assert:
-      return "assert";
-    case ErrorKind::Invariant:
-      return "invariant";
-    case ErrorKind::IndexOutOfBounds:
-      return "index-out-of-bounds";
-    case ErrorKind::NullDeref:
-      return "null-deref";
-    case ErrorKind::DivByZero:
-      return "div-by-zero";
-    case ErrorKind::NegativeSize:
-      return "negative-size";
-    case ErrorKind::Deadlock:
-      return "deadlock";
-    case ErrorKind::Overflow:
-      return "overflow";
-    case ErrorKind::FloatConversion:
-      return "float-conversion";
-  }
-  return "?";
-}
+namespace {
+constexpr EnumName<ErrorKind> kErrorKindNames[] = {
+    {ErrorKind::Assert, "assert"},
+    {ErrorKind::Invariant, "invariant"},
+    {ErrorKind::IndexOutOfBounds, "index-out-of-bounds"},
+    {ErrorKind::NullDeref, "null-deref"},
+    {ErrorKind::DivByZero, "div-by-zero"},
+    {ErrorKind::NegativeSize, "negative-size"},
+    {ErrorKind::Deadlock, "deadlock"},
+    {ErrorKind::Overflow, "overflow"},
+    {ErrorKind::FloatConversion, "float-conversion"}};
+}  // namespace
+
+const char* errorKindName(ErrorKind k) { return enumName(kErrorKindNames, k); }
 
 std::optional<ErrorKind> parseErrorKind(const std::string& s) {
-  for (int i = 0; i < kErrorKinds; ++i)
-    if (s == errorKindName(static_cast<ErrorKind>(i))) return static_cast<ErrorKind>(i);
-  return std::nullopt;
+  return enumFromName(kErrorKindNames, s);
 }
 
 const Cfa* Program::findCfa(const std::string& name) const {

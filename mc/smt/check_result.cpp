@@ -1,18 +1,15 @@
 #include "mc/smt/check_result.h"
 
+#include "mc/expr/enum_names.h"
+
 namespace tandem::smt {
 
-const char* satStatusName(SatStatus s) {
-  switch (s) {
-    case SatStatus::Sat:
-      return "sat";
-    case SatStatus::Unsat:
-      return "unsat";
-    case SatStatus::Unknown:
-      return "unknown";
-  }
-  return "?";
-}
+namespace {
+constexpr EnumName<SatStatus> kSatStatusNames[] = {
+    {SatStatus::Sat, "sat"}, {SatStatus::Unsat, "unsat"}, {SatStatus::Unknown, "unknown"}};
+}  // namespace
+
+const char* satStatusName(SatStatus s) { return enumName(kSatStatusNames, s); }
 
 std::string CheckResult::toString() const {
   std::string s = satStatusName(status);

@@ -1,5 +1,7 @@
 #include "mc/symbolic/mixed_solver.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,22 +16,16 @@
 
 namespace tandem::symbolic {
 
-const char* heuristicName(Heuristic h) {
-  switch (h) {
-    case Heuristic::Incremental:
-      return "incremental";
-    case Heuristic::Partition:
-      return "partition";
-    case Heuristic::Random:
-      return "random";
-  }
-  return "?";
-}
+namespace {
+constexpr EnumName<Heuristic> kHeuristicNames[] = {{Heuristic::Incremental, "incremental"},
+                                                   {Heuristic::Partition, "partition"},
+                                                   {Heuristic::Random, "random"}};
+}  // namespace
+
+const char* heuristicName(Heuristic h) { return enumName(kHeuristicNames, h); }
 
 std::optional<Heuristic> parseHeuristic(std::string_view name) {
-  for (Heuristic h : {Heuristic::Incremental, Heuristic::Partition, Heuristic::Random})
-    if (name == heuristicName(h)) return h;
-  return std::nullopt;
+  return enumFromName(kHeuristicNames, name);
 }
 
 std::string heuristicListName(std::span<const Heuristic> list) {

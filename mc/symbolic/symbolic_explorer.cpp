@@ -1,5 +1,7 @@
 #include "mc/symbolic/symbolic_explorer.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <ostream>
 
 #include "mc/search/explore/explorer.h"
@@ -10,24 +12,17 @@
 
 namespace tandem::symbolic {
 
-const char* solvingName(Solving s) {
-  switch (s) {
-    case Solving::Classic:
-      return "classic";
-    case Solving::Mixed:
-      return "mixed";
-    case Solving::Exe:
-      return "exe";
-    case Solving::Dart:
-      return "dart";
-  }
-  return "?";
-}
+namespace {
+constexpr EnumName<Solving> kSolvingNames[] = {{Solving::Classic, "classic"},
+                                               {Solving::Mixed, "mixed"},
+                                               {Solving::Exe, "exe"},
+                                               {Solving::Dart, "dart"}};
+}  // namespace
+
+const char* solvingName(Solving s) { return enumName(kSolvingNames, s); }
 
 std::optional<Solving> parseSolving(std::string_view name) {
-  for (Solving s : {Solving::Classic, Solving::Mixed, Solving::Exe, Solving::Dart})
-    if (name == solvingName(s)) return s;
-  return std::nullopt;
+  return enumFromName(kSolvingNames, name);
 }
 
 namespace {

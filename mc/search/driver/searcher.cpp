@@ -1,22 +1,18 @@
 #include "mc/search/driver/searcher.h"
 
+#include "mc/expr/enum_names.h"
+
 namespace tandem::search {
 
-const char* strategyName(Strategy s) {
-  switch (s) {
-    case Strategy::Dfs:
-      return "dfs";
-    case Strategy::Bfs:
-      return "bfs";
-    case Strategy::Random:
-      return "random";
-    case Strategy::Coverage:
-      return "coverage";
-    case Strategy::Interleaved:
-      return "interleaved";
-  }
-  return "dfs";
-}
+namespace {
+constexpr EnumName<Strategy> kStrategyNames[] = {{Strategy::Dfs, "dfs"},
+                                                 {Strategy::Bfs, "bfs"},
+                                                 {Strategy::Random, "random"},
+                                                 {Strategy::Coverage, "coverage"},
+                                                 {Strategy::Interleaved, "interleaved"}};
+}  // namespace
+
+const char* strategyName(Strategy s) { return enumName(kStrategyNames, s, "dfs"); }
 
 const std::vector<Strategy>& allStrategies() {
   static const std::vector<Strategy> kAll = {Strategy::Dfs, Strategy::Bfs, Strategy::Random,
@@ -25,9 +21,7 @@ const std::vector<Strategy>& allStrategies() {
 }
 
 std::optional<Strategy> parseStrategy(std::string_view name) {
-  for (Strategy s : allStrategies())
-    if (name == strategyName(s)) return s;
-  return std::nullopt;
+  return enumFromName(kStrategyNames, name);
 }
 
 InterleavedSearcher::InterleavedSearcher(std::vector<std::unique_ptr<Searcher>> parts)

@@ -1,5 +1,7 @@
 #include "mc/search/stores/tree_store.h"
 
+#include "mc/expr/enum_names.h"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -26,21 +28,13 @@ size_t wordsOf(size_t length) { return std::max<size_t>(4, (length + 3) / 4 + 1)
 // The left half of a range of m > 1 leaves has (m + 1) / 2 of them.
 size_t middle(size_t lo, size_t hi) { return lo + (hi - lo + 1) / 2; }
 
+constexpr EnumName<StoreKind> kStoreKindNames[] = {{StoreKind::Tree, "tree"},
+                                                   {StoreKind::HashCompaction, "hc"},
+                                                   {StoreKind::Bitstate, "bitstate"},
+                                                   {StoreKind::Exact, "exact"}};
 }  // namespace
 
-const char* storeKindName(StoreKind k) {
-  switch (k) {
-    case StoreKind::Tree:
-      return "tree";
-    case StoreKind::HashCompaction:
-      return "hc";
-    case StoreKind::Bitstate:
-      return "bitstate";
-    case StoreKind::Exact:
-      break;
-  }
-  return "exact";
-}
+const char* storeKindName(StoreKind k) { return enumName(kStoreKindNames, k, "exact"); }
 
 TreeStore::TreeStore(unsigned workers)
     : workers_(workers),
