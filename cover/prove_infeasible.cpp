@@ -55,7 +55,7 @@ std::vector<InfeasibleAnswer> proveInfeasible(const ir::Program& p,
       out.push_back(std::move(a));
       continue;
     }
-    std::unique_ptr<ir::Program> q = hooks.fresh();
+    std::unique_ptr<ir::Program> q = p.clone();
     makeErrorLocation(*q, l);
     const symbolic::ProveOnCopy::Outcome o =
         hooks.prove(*q, budget.secondsLeft(kProveSecondsPerLocation));

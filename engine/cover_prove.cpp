@@ -22,7 +22,7 @@ std::vector<cover::InfeasibleAnswer> proveInfeasible(const ir::Program& p, const
     pr.limits.timeoutSeconds = seconds;
     return pr;
   };
-  return cover::proveInfeasible(p, locs, proveOnCopy(r, request), budget);
+  return cover::proveInfeasible(p, locs, proveOnCopy(request), budget);
 }
 
 }  // namespace tandem::engine

@@ -43,7 +43,7 @@ std::vector<fabricate::AnnotatedAssertion> annotateAssertions(const ir::Program&
                                                               const ProveRequest& r,
                                                               search::Budget& budget) {
   const symbolic::ProveOnCopy hooks =
-      proveOnCopy(r, [&r](double seconds) { return aloneRequest(r, seconds); });
+      proveOnCopy([&r](double seconds) { return aloneRequest(r, seconds); });
   const fabricate::Annotation a =
       fabricate::annotateAssertions(p, entryOf(r, p), readLines(r.file), hooks, budget);
   std::ofstream f(r.annotate);

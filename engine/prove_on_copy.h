@@ -1,7 +1,6 @@
 // The engine's side of symbolic::ProveOnCopy (mc/symbolic/prove_on_copy.h), for `prove
-// --annotate` and `cover --prove-infeasible`: a copy is the model file loaded again (with the
-// command's --check overflow), a run is the `prove` command with the request `request` makes for
-// the seconds left.
+// --annotate` and `cover --prove-infeasible`: a run is the `prove` command with the request
+// `request` makes for the seconds left.
 #pragma once
 
 #include <functional>
@@ -11,7 +10,6 @@
 
 namespace tandem::engine {
 
-symbolic::ProveOnCopy proveOnCopy(const Request& r,
-                                  std::function<ProveRequest(double seconds)> request);
+symbolic::ProveOnCopy proveOnCopy(std::function<ProveRequest(double seconds)> request);
 
 }  // namespace tandem::engine

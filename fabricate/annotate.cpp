@@ -92,11 +92,12 @@ struct Attempt {
   std::map<uint32_t, std::string> assumptions;  // line -> condition text (assumed runs)
 };
 
-// Proves the assertion `edge` alone on a fresh copy of the program, with the no-overflow
-// assumptions of its procedure when `assumeNoOverflow`.
-Attempt proveAlone(const symbolic::ProveOnCopy& hooks, ir::EdgeId edge, bool assumeNoOverflow,
-                   const std::vector<std::string>& lines, search::Budget& budget) {
-  std::unique_ptr<ir::Program> q = hooks.fresh();
+// Proves the assertion `edge` alone on a copy of `p`, with the no-overflow assumptions of its
+// procedure when `assumeNoOverflow`.
+Attempt proveAlone(const ir::Program& p, const symbolic::ProveOnCopy& hooks, ir::EdgeId edge,
+                   bool assumeNoOverflow, const std::vector<std::string>& lines,
+                   search::Budget& budget) {
+  std::unique_ptr<ir::Program> q = p.clone();
   Attempt a;
   a.outcome.verdict = "unknown";
   ir::assumeAssertions(*q, edge);
@@ -180,13 +181,13 @@ class Annotator {
       a.prove = "not run";
       a.reason = budget.stopped()->reason;
     } else {
-      Attempt plain = proveAlone(hooks_, id, false, lines_, budget);
+      Attempt plain = proveAlone(p_, hooks_, id, false, lines_, budget);
       a.prove = plain.outcome.verdict;
       if (plain.outcome.kind == symbolic::ProveOnCopy::Outcome::Kind::Proved) {
         a.premise = "true";
         a.result = Result::Verified;
       } else if (!budget.pollNow()) {
-        Attempt assumed = proveAlone(hooks_, id, true, lines_, budget);
+        Attempt assumed = proveAlone(p_, hooks_, id, true, lines_, budget);
         if (!assumed.assumptions.empty()) a.proveAssumingNoOverflow = assumed.outcome.verdict;
         if (assumed.outcome.kind == symbolic::ProveOnCopy::Outcome::Kind::Proved) {
           a.premise = assume(p_.locs[e.from].cfa, assumed.assumptions);

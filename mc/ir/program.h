@@ -209,8 +209,10 @@ struct CalleePartitions {
 
 struct Program {
   std::string file;
-  std::unique_ptr<TypeTable> types;
-  std::unique_ptr<ExprManager> exprs;
+  // Shared by a program's clones (the tables only grow: a clone's new expressions do not
+  // change the original's).
+  std::shared_ptr<TypeTable> types;
+  std::shared_ptr<ExprManager> exprs;
   // `--check overflow` (off by default, as CBMC's --signed-overflow-check): i32/i64 +, -, *, unary
   // -, abs, / and % that wrap raise ErrorKind::Overflow in every evaluator instead of wrapping.
   // Part of the program's semantics (like -ftrapv), so the evaluators read it here.
@@ -240,6 +242,9 @@ struct Program {
   bool endStates = true;
 
   bool isClosed() const { return !processes.empty() || rules != kNone; }
+  // A copy to rewrite (ir::assumeAssertions, an error location of cover --prove-infeasible):
+  // its own variables, locations, edges and procedures; the types and expressions shared.
+  std::unique_ptr<Program> clone() const { return std::make_unique<Program>(*this); }
   // When each `init` condition is evaluated while an initial state is built (LANGUAGE.md,
   // "Initial states"): as soon as every global it reads is initialised. Entry i lists the
   // conditions (indices into `inits`) due once globals[0..i-1] are, so entry 0 holds those that

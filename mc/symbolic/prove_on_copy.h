@@ -1,7 +1,7 @@
 // What the engine hands down to the analyses that prove variants of the program (`prove
 // --annotate`, fabricate/annotate.h; `cover --prove-infeasible`, cover/prove_infeasible.h): a
-// fresh copy of the program to rewrite, and a prove run on the rewritten copy. Both live above
-// these layers (the front ends read the file again; `prove` is the engine's command).
+// prove run on a rewritten copy (Program::clone), which lives above these layers (`prove` is the
+// engine's command).
 #pragma once
 
 #include <functional>
@@ -13,8 +13,6 @@
 namespace tandem::symbolic {
 
 struct ProveOnCopy {
-  // A fresh copy of the program, as loaded.
-  std::function<std::unique_ptr<ir::Program>()> fresh;
   struct Outcome {
     enum class Kind : uint8_t { Proved, Error, Other };
     Kind kind = Kind::Other;
