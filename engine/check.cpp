@@ -66,13 +66,12 @@ size_t dotLimit(const CheckRequest& r) { return r.dotMaxStates.value_or(kDefault
 // A closed system whose initial values are unbounded inputs under `init`: the solver enumerates
 // the initial states into `go.initial`. The report when that ends the run (too many, no answer,
 // or an initialiser that fails: a sample would not justify a verdict).
-std::optional<Report> enumerateInitial(const ir::Program& p, const CheckRequest& r,
-                                       exec::Evaluator& ev, RunBudget& rb,
+std::optional<Report> enumerateInitial(const ir::Program& p, const CheckRequest& r, RunContext& ctx,
                                        search::GenericOptions& go, size_t& states,
                                        uint64_t& queries) {
-  auto solver = makeSolver(r, p, rb.budget);
+  auto solver = makeSolver(r, p, ctx.rb.budget);
   symbolic::InitialModels initial =
-      symbolic::enumerateInitialStates(p, ev, *solver, symbolic::kMaxInitialStates, r.tracked);
+      symbolic::enumerateInitialStates(p, ctx.ev, *solver, symbolic::kMaxInitialStates, r.tracked);
   states = initial.states.size();
   queries = solver->stats().queries;
   if (initial.complete && !initial.error) {
@@ -80,10 +79,10 @@ std::optional<Report> enumerateInitial(const ir::Program& p, const CheckRequest&
     return std::nullopt;
   }
   // A bound that interrupted the solver shows first as its unknown answer: name the bound.
-  if (!initial.error && !rb.budget.stopped()) (void)rb.budget.pollNow();
+  if (!initial.error && !ctx.rb.budget.stopped()) (void)ctx.rb.budget.pollNow();
   Report rep = report::initialStatesStop(
-      r.file, initial, rb.budget.stopped() ? rb.budget.stopped()->reason : "", queries);
-  addRunStats(rep.stats, rb.budget);
+      r.file, initial, ctx.rb.budget.stopped() ? ctx.rb.budget.stopped()->reason : "", queries);
+  addRunStats(rep.stats, ctx.rb.budget);
   return rep;
 }
 
@@ -114,7 +113,7 @@ void chooseExplorer(search::Exploration& x, const ir::Program& p, const CheckReq
 
 // The verdict of the search; an error's trace, replayed by the reference evaluator.
 std::optional<search::Trace> decide(Report& rep, search::Exploration& x, const ir::Program& p,
-                                    exec::Evaluator& ev, const CheckRequest& r, bool testsOnly) {
+                                    RunContext& ctx, const CheckRequest& r, bool testsOnly) {
   const search::ExploreResult& res = x.res;
   switch (res.outcome) {
     case search::Outcome::Exhausted:
@@ -131,8 +130,9 @@ std::optional<search::Trace> decide(Report& rep, search::Exploration& x, const i
       return std::nullopt;
     case search::Outcome::ErrorFound:
     case search::Outcome::Deadlock: {
-      search::Trace trace = x.ex ? search::buildTrace(x.sys(), x.ex->store(), res, x.generic, ev)
-                                 : search::buildTrace(x.sys(), x.errorPath, res, x.generic, ev);
+      search::Trace trace = x.ex
+                                ? search::buildTrace(x.sys(), x.ex->store(), res, x.generic, ctx.ev)
+                                : search::buildTrace(x.sys(), x.errorPath, res, x.generic, ctx.ev);
       reportError(rep, p, res, trace, r.diag);
       return trace;
     }
@@ -179,29 +179,26 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   go.tracked = r.tracked;
   const std::optional<bool> testsOnly = explicitRoute(p, r, entry, go);
   if (!testsOnly) return checkSymbolic(p, r);
-  exec::NativeRegistry natives;
-  loadNatives(r, p, natives);
+  RunContext ctx(p, r);
   const bool initialModels = entry == ir::kNone && symbolic::needsInitialModels(p);
   // An explicit-state search asks no solver; the log says so rather than not appear.
   if (!initialModels && !r.solver.smtLog.empty() &&
       !(std::ofstream(r.solver.smtLog)
         << "; tandem check " << r.file << ": an explicit-state search, no solver queries\n"))
     throw inputError(r.solver.smtLog, "cannot write --smt-log file '" + r.solver.smtLog + "'");
-  RunBudget rb(r);
-  exec::Evaluator ev(p, natives);
   // Initial values that are unbounded inputs under `init`: the solver enumerates the initial
   // states, and the explicit search starts from them.
   size_t initialStates = 0;
   uint64_t initialQueries = 0;
   if (initialModels)
-    if (auto stop = enumerateInitial(p, r, ev, rb, go, initialStates, initialQueries)) return *stop;
+    if (auto stop = enumerateInitial(p, r, ctx, go, initialStates, initialQueries)) return *stop;
   // The compiled engine when it runs the program exactly (and no --dot, which decodes generic
   // states); the generic one otherwise, and always as the reference that replays traces.
-  search::Exploration x(p, ev, go);
+  search::Exploration x(p, ctx.ev, go);
   if (!r.dot.empty())
     x.whyGeneric = "--dot";
   else if (go.entry == ir::kNone && search::CompiledSystem::eligible(p, &x.whyGeneric))
-    x.compiled = std::make_unique<search::CompiledSystem>(p, ev, go);
+    x.compiled = std::make_unique<search::CompiledSystem>(p, ctx.ev, go);
   const bool deadlock =
       go.entry == ir::kNone && r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)];
   chooseExplorer(x, p, r, go.entry == ir::kNone);
@@ -212,21 +209,21 @@ Report check(const ir::Program& p, const CheckRequest& r) {
   how.graphLimit = r.dot.empty() ? 0 : dotLimit(r);
   how.distributed = r.distributed;
   how.ranks = r.ranks;
-  how.budget = &rb.budget;
-  how.progress = &rb.progress;
+  how.budget = &ctx.rb.budget;
+  how.progress = &ctx.rb.progress;
   x.run(how);
 
   Report rep;
   rep.command = "check";
   rep.file = r.file;
   if (x.dist.rank != 0) return rep;  // rank 0 reports for every rank
-  const std::optional<search::Trace> trace = decide(rep, x, p, ev, r, *testsOnly);
+  const std::optional<search::Trace> trace = decide(rep, x, p, ctx, r, *testsOnly);
   report::searchStats(rep.stats, x.res, x.workers, x.por != nullptr);
   if (initialModels) {
     rep.stats.initial_states = initialStates;
     rep.stats.solver_queries = initialQueries;
   }
-  addRunStats(rep.stats, rb.budget);
+  addRunStats(rep.stats, ctx.rb.budget);
   rep.explore = report::ExploreKeys{x.sys().name(), search::storeKindName(x.store), {}, {}};
   if (search::lossyStore(x.store)) report::lossyStore(rep, x.res, x.store, x.bits);
   if (r.distributed) report::distributedStats(rep, x.dist);

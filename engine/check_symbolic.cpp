@@ -44,8 +44,8 @@ Report checkSymbolic(const ir::Program& p, const CheckRequest& r) {
   rep.file = r.file;
   rep.symbolic.emplace();
   report::solvingKeys(*rep.symbolic, run->options);
-  report::symbolicOutcome(rep, p, *run->ev, run->options.entry, res, cls != ir::kNone, r.diag);
-  addRunStats(rep.stats, run->rb.budget);
+  report::symbolicOutcome(rep, p, run->ctx.ev, run->options.entry, res, cls != ir::kNone, r.diag);
+  addRunStats(rep.stats, run->ctx.rb.budget);
   if (cls != ir::kNone) {
     rep.extra["class"] = r.cls;
     rep.extra["max_calls"] = r.maxCalls ? nlohmann::json(*r.maxCalls) : nlohmann::json(nullptr);

@@ -24,25 +24,22 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   const ir::CfaId entry = entryOf(r, p);
   if (!p.invariants.empty())
     throw inputError(r.file, "cover: `invariant` declarations are not implemented yet in cover");
-  RunBudget rb(r);
-  exec::NativeRegistry natives;
+  RunContext ctx(p, r);
   refuseF64(p, "cover");
-  loadNatives(r, p, natives);
-  exec::Evaluator ev(p, natives);
-  symbolic::SymEvaluator sev(p, ev);
+  symbolic::SymEvaluator sev(p, ctx.ev);
   // The VC is asserted once and the enumeration adds clauses to it or checks under assumptions:
   // nothing for the prefix-synchronising layer to reuse (its push scope per VC clause cost ~35%
   // more solver time on the cover benchmark), and the guided queries learn from unsat cores.
   // One solver per verification condition (with --summaries, one per procedure and refinement).
   cover::CoverSetup setup{p,
                           sev,
-                          ev,
+                          ctx.ev,
                           r.tracked,
                           r.unwind,
                           r.guided,
-                          rb.budget,
+                          ctx.rb.budget,
                           [&] {
-                            return makeSolver(r, p, rb.budget,
+                            return makeSolver(r, p, ctx.rb.budget,
                                               ChainNeeds{.incremental = false, .unsatCores = true});
                           },
                           [&](const cover::ReachVc& vc) { cover::refuseCalls(vc, sev); }};
@@ -56,7 +53,7 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   const cover::CoverResult& res = run.result;
 
   const report::LocationCover cov = report::coverage(p, run.procedures, res);
-  const uint64_t failing = report::recordTests(rep, p, ev, entry, res);
+  const uint64_t failing = report::recordTests(rep, p, ctx.ev, entry, res);
   if (failing)
     rep.verdict = Verdict::Error;
   else if (!res.complete)
@@ -68,10 +65,10 @@ Report cover(ir::Program& p, const CoverRequest& r) {
   report::coverKeys(rep, run, cov,
                     {r.algo, r.unwind, r.guided, smt::backendName(r.solver.backend), r.summaries});
   if (r.proveInfeasible && res.complete) {
-    rep.cover->provedInfeasible = proveInfeasible(p, r, cov.toProve(p), rb.budget);
+    rep.cover->provedInfeasible = proveInfeasible(p, r, cov.toProve(p), ctx.rb.budget);
   }
   report::coverStats(rep.stats, run, cov, failing, r.summaries);
-  addRunStats(rep.stats, rb.budget);
+  addRunStats(rep.stats, ctx.rb.budget);
   if (!r.testsOut.empty())
     report::writeCoverTests(r.testsOut,
                             "Tests of `tandem cover --entry " + r.entry + " --unwind " +

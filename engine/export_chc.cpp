@@ -21,15 +21,12 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
   if (r.deadlock && h.entry != ir::kNone)
     throw usageError("--deadlock and --no-deadlock apply to closed systems");
   refuseF64(p, "export-chc");
-  exec::NativeRegistry natives;
-  loadNatives(r, p, natives);
-  RunBudget rb(r);
-  h.budget = &rb.budget;
+  RunContext ctx(p, r);
+  h.budget = &ctx.rb.budget;
   h.text = r.output.empty();
-  exec::Evaluator ev(p, natives);
   chc::HornSystem hs;
   try {
-    hs = chc::exportHorn(p, ev, h);
+    hs = chc::exportHorn(p, ctx.ev, h);
   } catch (const chc::Unsupported& e) {
     throw inputError(r.file, std::string("export-chc: ") + e.what());
   } catch (const symbolic::NotImplemented& e) {
@@ -38,8 +35,8 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
     throw inputError(r.file, std::string("export-chc: ") + e.what());
   }
   if (!r.output.empty() && hs.incomplete.empty() &&
-      report::writeWhole(r.output, hs.text, rb.budget) == report::WriteOutcome::Stopped)
-    hs.incomplete = rb.budget.stopped()->reason;
+      report::writeWhole(r.output, hs.text, ctx.rb.budget) == report::WriteOutcome::Stopped)
+    hs.incomplete = ctx.rb.budget.stopped()->reason;
   Report rep;
   rep.command = "export-chc";
   rep.file = r.file;
@@ -52,7 +49,7 @@ Report exportChc(const ir::Program& p, const ExportChcRequest& r) {
   rep.stats.query_clauses = hs.queryClauses;
   rep.stats.max_arity = hs.maxArity;
   rep.stats.states = hs.predicates;
-  addRunStats(rep.stats, rb.budget);
+  addRunStats(rep.stats, ctx.rb.budget);
   rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
   rep.exported.emplace();
   if (!r.output.empty())

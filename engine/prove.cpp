@@ -80,19 +80,20 @@ fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
 
 // --check-proof: the proof re-checked by the other back end. The failure's text; empty when
 // it passed (or a bound stopped the check: the verdict is then unknown).
-std::string checkProofWithOther(const ir::Program& p, const ProveRequest& r, exec::Evaluator& ev,
-                                const fabricate::ProveOptions& po, RunBudget& rb,
-                                fabricate::ProveResult& res, Report& rep) {
+std::string checkProofWithOther(const ir::Program& p, const ProveRequest& r, RunContext& ctx,
+                                const fabricate::ProveOptions& po, fabricate::ProveResult& res,
+                                Report& rep) {
   Request rq = r;
   rq.solver.backend = smt::otherBackend(r.solver.backend);
   rq.solver.smtLog.clear();
   rq.solver.crossCheck = false;
-  auto otherSolver = makeSolver(rq, p, rb.budget);
-  std::string failure = fabricate::checkProof(p, ev, *otherSolver, po, res);
+  auto otherSolver = makeSolver(rq, p, ctx.rb.budget);
+  std::string failure = fabricate::checkProof(p, ctx.ev, *otherSolver, po, res);
   const char* name = smt::backendName(rq.solver.backend);
-  if (rb.budget.stopped()) {
+  if (ctx.rb.budget.stopped()) {
     res.outcome = fabricate::ProveResult::Outcome::Unknown;
-    res.reason = rb.budget.stopped()->reason + " (while re-checking the proof with " + name + ")";
+    res.reason =
+        ctx.rb.budget.stopped()->reason + " (while re-checking the proof with " + name + ")";
     return {};
   }
   rep.extra["proof_check"] =
@@ -107,21 +108,18 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   refuseF64(p, "prove");
   abstraction::ScopedPredicates defaults;
   fabricate::ProveOptions po = proveOptions(p, r, defaults);
-  exec::NativeRegistry natives;
-  loadNatives(r, p, natives);
-  RunBudget rb(r);
-  po.budget = &rb.budget;
-  po.progress = &rb.progress;
+  RunContext ctx(p, r);
+  po.budget = &ctx.rb.budget;
+  po.progress = &ctx.rb.progress;
   po.keepMemory = r.keepMemory;
-  auto solver = makeSolver(r, p, rb.budget);
+  auto solver = makeSolver(r, p, ctx.rb.budget);
   // Request::keepMemory: the solver (its term caches) is left to the OS at exit.
   const LeaveAtExit<smt::Solver> leave{solver, r.keepMemory};
-  exec::Evaluator ev(p, natives);
   if (po.entry == ir::kNone && symbolic::needsInitialModels(p)) {
     // The initial states of a closed system with unbounded inputs, for Execute and triage (the
     // invariance checks cover every initial state symbolically either way).
-    auto initial =
-        symbolic::enumerateInitialStates(p, ev, *solver, symbolic::kMaxInitialStates, r.tracked);
+    auto initial = symbolic::enumerateInitialStates(p, ctx.ev, *solver, symbolic::kMaxInitialStates,
+                                                    r.tracked);
     if (initial.complete)
       po.initial = std::make_shared<const std::vector<exec::State>>(std::move(initial.states));
   }
@@ -133,14 +131,14 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   fabricate::ProveResult res;
   std::string proofCheck;
   asInputErrors(r.file, "prove: ", [&] {
-    res = fabricate::prove(p, ev, *solver, po);
+    res = fabricate::prove(p, ctx.ev, *solver, po);
     const fabricate::TriageSummary t =
-        fabricate::triagePotentialErrors(p, ev, *solver, po, r.triage, res);
+        fabricate::triagePotentialErrors(p, ctx.ev, *solver, po, r.triage, res);
     if (t.reproduced) rep.error = report::triagedError(p, *t.reproduced, po.entry);
     if (!t.triage.empty()) rep.extra["triage"] = t.triage;
     rep.prove->potentialErrors = report::potentialErrorRows(res.potentialErrors, t);
     if (r.checkProof && res.outcome == fabricate::ProveResult::Outcome::Proved)
-      proofCheck = checkProofWithOther(p, r, ev, po, rb, res, rep);
+      proofCheck = checkProofWithOther(p, r, ctx, po, res, rep);
   });
   report::proveOutcome(rep, p, res, proofCheck, po.classIndex != ir::kNone, r.diag);
   if (po.classIndex != ir::kNone) {
@@ -148,20 +146,20 @@ Report prove(ir::Program& p, const ProveRequest& r) {
     rep.extra["argument_pool"] = po.argPool;
   }
   report::proveStats(rep.stats, res.stats);
-  addRunStats(rep.stats, rb.budget);
+  addRunStats(rep.stats, ctx.rb.budget);
   rep.extra["engine"] = fabricate::engineName(r.engine);
   if (usesDefaultPredicates(p, r))
     rep.prove->defaultPredicates = report::predicateTexts(p, defaults);
   rep.extra["cutpoints"] = ir::cutpointModeName(r.cutpoints);
   if (!r.dot.empty())
-    report::writeProveDotFile(r.dot, res, abstraction::Abstraction(p, ev, po.extraPredicates));
+    report::writeProveDotFile(r.dot, res, abstraction::Abstraction(p, ctx.ev, po.extraPredicates));
   if (!r.annotate.empty()) {
-    rep.prove->annotations = annotateAssertions(p, r, rb.budget);
+    rep.prove->annotations = annotateAssertions(p, r, ctx.rb.budget);
     rep.prove->annotatedFile = r.annotate;
     // Stopped while annotating: the file says `verified false` where no proof ran.
-    if (rb.budget.pollNow() && rep.verdict == Verdict::Proved) {
+    if (ctx.rb.budget.pollNow() && rep.verdict == Verdict::Proved) {
       rep.verdict = Verdict::Unknown;
-      rep.reason = rb.budget.stopped()->reason + " (while annotating)";
+      rep.reason = ctx.rb.budget.stopped()->reason + " (while annotating)";
     }
   }
   return rep;

@@ -19,8 +19,9 @@ constexpr size_t kErrorTraceSteps = 1000;
 // Inputs (globals without an initialiser) are drawn at random until every `init` holds. An
 // initialiser that fails for them is the model's error, reported as a failing step would be.
 template <typename Make>
-exec::Result<exec::State> startSatisfyingInits(const exec::Evaluator& ev, Make make,
-                                               exec::Chooser& chooser, const std::string& file) {
+exec::Result<exec::State> startSatisfyingInits(const RunContext& ctx, Make make,
+                                               exec::Chooser& chooser) {
+  const std::string& file = ctx.r.file;
   constexpr int kTries = 1000;
   for (int i = 0; i < kTries; ++i) {
     auto st = make(chooser);
@@ -28,7 +29,7 @@ exec::Result<exec::State> startSatisfyingInits(const exec::Evaluator& ev, Make m
     if (!st.ok() && st.error().limit)
       throw inputError(file, "cannot build the initial state: " + st.error().message);
     if (!st.ok()) return st;
-    auto holds = ev.initsHold(st.value());
+    auto holds = ctx.ev.initsHold(st.value());
     if (holds.ok() && holds.value()) return st;
   }
   throw inputError(file, "no random choice of the inputs satisfied the `init` conditions in " +
@@ -64,30 +65,27 @@ Report run(const ir::Program& p, const RunRequest& r, StepObserver& observer) {
     throw usageError("--args applies to open systems (run --entry P --args a,b)");
   if (entry != ir::kNone && r.deadlock)
     throw usageError("--deadlock and --no-deadlock apply to closed systems");
-  exec::NativeRegistry natives;
-  loadNatives(r, p, natives);
-  RunBudget rb(r);
-  exec::Evaluator ev(p, natives);
+  RunContext ctx(p, r);
   search::WalkOptions wo;
   wo.steps = r.steps;
   wo.seed = r.seed;
   wo.tracked = r.tracked;
-  search::RandomWalk walk(p, ev, rb.budget, wo);
+  search::RandomWalk walk(p, ctx.ev, ctx.rb.budget, wo);
   auto start = [&]() -> exec::Result<exec::State> {
     if (entry == ir::kNone)
       return startSatisfyingInits(
-          ev, [&](exec::Chooser& c) { return ev.makeInitialState(c); }, walk.chooser(), r.file);
+          ctx, [&](exec::Chooser& c) { return ctx.ev.makeInitialState(c); }, walk.chooser());
     const std::vector<exec::Value> args = entryArgs(p, entry, r);
     return startSatisfyingInits(
-        ev, [&](exec::Chooser& c) { return ev.makeEntryState(entry, args, c); }, walk.chooser(),
-        r.file);
+        ctx, [&](exec::Chooser& c) { return ctx.ev.makeEntryState(entry, args, c); },
+        walk.chooser());
   }();
   report::WalkRecorder steps(p, observer, kErrorTraceSteps);
   const search::WalkOutcome out =
       start.ok() ? walk.run(start.value(), steps) : walk.failedToStart(start.error());
 
   Report rep = report::walkReport(p, r.file, out, steps, start.ok() ? &start.value() : nullptr);
-  addRunStats(rep.stats, rb.budget);
+  addRunStats(rep.stats, ctx.rb.budget);
   return rep;
 }
 

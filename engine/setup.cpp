@@ -19,6 +19,23 @@ smt::QueryStop queryStop(const search::Budget& b) {
   return stop;
 }
 
+namespace {
+
+exec::NativeRegistry loadedNatives(const Request& r, const ir::Program& p) {
+  exec::NativeRegistry natives;
+  loadNatives(r, p, natives);
+  return natives;
+}
+
+}  // namespace
+
+RunContext::RunContext(const ir::Program& program, const Request& request)
+    : p(program),
+      r(request),
+      rb(request),
+      natives(loadedNatives(request, program)),
+      ev(program, natives) {}
+
 void loadNatives(const Request& r, const ir::Program& p, exec::NativeRegistry& natives) {
   for (const auto& path : r.natives) {
     exec::PluginLoad load = exec::loadPlugin(path, natives);

@@ -9,6 +9,7 @@
 
 #include "engine/report_types.h"
 #include "engine/request.h"
+#include "mc/exec/evaluator.h"
 #include "mc/exec/natives.h"
 #include "mc/search/driver/budget.h"
 #include "mc/search/driver/progress.h"
@@ -22,6 +23,19 @@ struct RunBudget {
       : budget(r.limits, r.interrupt), progress(r.progress, budget) {}
   search::Budget budget;
   search::Progress progress;
+};
+
+// What one run of a command holds, made once by the command's entry and handed to its helpers:
+// the program and the request, the budget and progress line, the natives (built-ins and the
+// --natives plugins, every `native` bound) and the reference evaluator over them.
+struct RunContext {
+  RunContext(const ir::Program& program, const Request& request);
+  RunContext(const RunContext&) = delete;
+  const ir::Program& p;
+  const Request& r;
+  RunBudget rb;
+  exec::NativeRegistry natives;
+  exec::Evaluator ev;  // over `natives`
 };
 
 // What stops a running solver query: the run's deadline, its interrupt flag and memory limit.

@@ -12,7 +12,7 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
                                              symbolic::EndFilter* endFilter) {
   if (p.isClosed())
     throw inputError(r.file, "symbolic execution of closed systems is not implemented yet");
-  auto run = std::make_unique<SymbolicRun>(r);
+  auto run = std::make_unique<SymbolicRun>(p, r);
   symbolic::ExploreOptions& eo = run->options;
   eo.entry = entry;
   eo.maxCalls = maxCalls;
@@ -22,17 +22,15 @@ std::unique_ptr<SymbolicRun> exploreSymbolic(const ir::Program& p, const Request
   eo.tracked = r.tracked;
   eo.search = searchOrder(r);
   eo.seed = r.seed;
-  eo.budget = &run->rb.budget;
-  eo.progress = &run->rb.progress;
+  eo.budget = &run->ctx.rb.budget;
+  eo.progress = &run->ctx.rb.progress;
   eo.stopAtError = stopAtError;
   eo.guidance = guidance;
   eo.trustVerified = trustVerified;
   eo.endFilter = endFilter;
-  loadNatives(r, p, run->natives);
-  run->solver = makeSolver(r, p, run->rb.budget);
-  run->ev = std::make_unique<exec::Evaluator>(p, run->natives);
+  run->solver = makeSolver(r, p, run->ctx.rb.budget);
   asInputErrors(r.file, "",
-                [&] { run->result = symbolic::exploreSymbolic(p, *run->ev, *run->solver, eo); });
+                [&] { run->result = symbolic::exploreSymbolic(p, run->ctx.ev, *run->solver, eo); });
   return run;
 }
 

@@ -13,11 +13,9 @@
 namespace tandem::engine {
 
 struct SymbolicRun {
-  explicit SymbolicRun(const Request& r) : rb(r) {}
-  RunBudget rb;
+  SymbolicRun(const ir::Program& p, const Request& r) : ctx(p, r) {}
+  RunContext ctx;
   symbolic::ExploreOptions options;
-  exec::NativeRegistry natives;
-  std::unique_ptr<exec::Evaluator> ev;
   std::unique_ptr<smt::Solver> solver;
   symbolic::ExploreResult result;
 };

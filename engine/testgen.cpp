@@ -53,7 +53,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
   Report rep;
   rep.command = "testgen";
   rep.file = r.file;
-  report::TestRecorder tests(p, *run->ev, entry, r.diag, "path");
+  report::TestRecorder tests(p, run->ctx.ev, entry, r.diag, "path");
   uint64_t nonRedundant = 0;
   for (const symbolic::PathEnd& end : res.ends) {
     auto [t, rp] = tests.record(end);
@@ -67,7 +67,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     }
   }
 
-  const std::optional<search::Stop>& stop = run->rb.budget.stopped();
+  const std::optional<search::Stop>& stop = run->ctx.rb.budget.stopped();
   if (tests.failing()) {
     rep.verdict = Verdict::Error;
   } else if (stop || res.depthCuts || res.unknownAnswers || res.solving.undecided ||
@@ -97,7 +97,7 @@ Report testgen(const ir::Program& p, const TestgenRequest& r) {
     rep.stats.resumed = res.guidance.resumed;
     rep.stats.bounds_hit = res.depthCuts + (stop ? 1 : 0);
   }
-  addRunStats(rep.stats, run->rb.budget);
+  addRunStats(rep.stats, run->ctx.rb.budget);
   report::solvingStats(rep.stats, res);
   rep.symbolic.emplace();
   report::solvingKeys(*rep.symbolic, run->options);

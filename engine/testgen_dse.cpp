@@ -48,24 +48,21 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   testgen::TestBudget budget(r.allErrors, r.exitOnError, r.maxTests);
   const testgen::DseOptions o = dseOptions(p, r, entry, budget);
   refuseF64(p, "dynamic symbolic execution (testgen --dse)");
-  RunBudget rb(r);
-  exec::NativeRegistry natives;
-  loadNatives(r, p, natives);
-  exec::Evaluator ev(p, natives);
-  symbolic::SymEvaluator sev(p, ev);
+  RunContext ctx(p, r);
+  symbolic::SymEvaluator sev(p, ctx.ev);
   symbolic::Transfer transfer(sev, r.tracked);
-  auto solver = makeSolver(r, p, rb.budget);
+  auto solver = makeSolver(r, p, ctx.rb.budget);
   std::vector<bool> summarised(p.cfas.size(), false);
   const bool compositional = r.dse == Dse::Compositional;
   if (compositional) summarised = symbolic::summarisable(p, symbolic::SummaryShape{true, false});
-  testgen::Forest forest(sev, transfer, rb.budget, entry, summarised);
+  testgen::Forest forest(sev, transfer, ctx.rb.budget, entry, summarised);
   testgen::DseResult res;
   asInputErrors(r.file, "", [&] { res = testgen::runDse(forest, *solver, o); });
 
   Report rep;
   rep.command = "testgen";
   rep.file = r.file;
-  report::TestRecorder tests(p, ev, entry, r.diag, "execution");
+  report::TestRecorder tests(p, ctx.ev, entry, r.diag, "execution");
   uint64_t cut = 0;
   for (const testgen::DseTest& t : res.tests) {
     if (!t.kept) continue;
@@ -97,7 +94,7 @@ Report testgenDse(const ir::Program& p, const TestgenRequest& r, ir::CfaId entry
   rep.stats.solver_queries = solver->stats().queries;
   rep.stats.summarised_procedures = summarisedNames.size();
   report::dseStats(rep.stats, res);
-  addRunStats(rep.stats, rb.budget);
+  addRunStats(rep.stats, ctx.rb.budget);
   rep.testgen = report::TestgenKeys{compositional ? "compositional" : "dse", summarisedNames,
                                     report::unreachableTargets(p, r.target, res), std::nullopt};
   rep.extra["search"] = search::strategyName(o.order);
