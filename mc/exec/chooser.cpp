@@ -63,13 +63,9 @@ Value RandomChooser::choose(TypeRef type, SourceLoc loc) {
       for (size_t i = 0; i < n; ++i) elems.push_back(choose(type->elem, loc));
       return Value::array(std::move(elems));
     }
-    case TypeKind::Ref:
-    case TypeKind::Class:
-    case TypeKind::Null:
-    case TypeKind::Void:
-      return Value::null();
+    default:  // a reference has one value to choose: null
+      return defaultValue(type);
   }
-  return Value::null();
 }
 
 ScriptedChooser::ScriptedChooser(std::vector<Value> values, std::vector<bool> bools)

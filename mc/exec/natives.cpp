@@ -30,27 +30,11 @@ NativeImpl adaptIntFunction(const IntFunction& f) {
 }
 
 // How a signature reads in a message: `(f64, int): bool`.
-std::string kindName(TypeKind k) {
-  switch (k) {
-    case TypeKind::Int:
-      return "int";
-    case TypeKind::I32:
-      return "i32";
-    case TypeKind::I64:
-      return "i64";
-    case TypeKind::F64:
-      return "f64";
-    case TypeKind::Bool:
-      return "bool";
-    default:
-      return "?";
-  }
-}
-
 std::string signatureText(const NativeSignature& sig) {
   std::string s = "(";
-  for (size_t i = 0; i < sig.params.size(); ++i) s += (i ? ", " : "") + kindName(sig.params[i]);
-  return s + "): " + kindName(sig.result);
+  for (size_t i = 0; i < sig.params.size(); ++i)
+    s += std::string(i ? ", " : "") + kindToString(sig.params[i]);
+  return s + "): " + kindToString(sig.result);
 }
 
 std::string signatureText(const ir::Native& n) {

@@ -173,42 +173,39 @@ ir::EdgeId addEdge(ir::Program& p, ir::Edge e) {
   p.edges.push_back(std::move(e));
   return id;
 }
+
+ir::Edge edgeOf(ir::EdgeKind kind, ir::LocId from, ir::LocId to, SourceLoc loc) {
+  ir::Edge e;
+  e.kind = kind;
+  e.from = from;
+  e.to = to;
+  e.loc = loc;
+  return e;
+}
 }  // namespace
 
 ir::EdgeId ProgramBuilder::command(ir::LocId from, ir::LocId to, ExprRef guard,
                                    std::vector<ir::Assignment> assigns, SourceLoc loc) {
-  ir::Edge e;
-  e.kind = ir::EdgeKind::Command;
-  e.from = from;
-  e.to = to;
+  ir::Edge e = edgeOf(ir::EdgeKind::Command, from, to, loc);
   e.guard = guard;
   e.assigns = std::move(assigns);
-  e.loc = loc;
   return addEdge(*program_, std::move(e));
 }
 
 ir::EdgeId ProgramBuilder::assertion(ir::LocId from, ir::LocId to, ExprRef cond, SourceLoc loc,
                                      ir::ErrorKind kind) {
-  ir::Edge e;
-  e.kind = ir::EdgeKind::Assert;
-  e.from = from;
-  e.to = to;
+  ir::Edge e = edgeOf(ir::EdgeKind::Assert, from, to, loc);
   e.cond = cond;
   e.errorKind = kind;
-  e.loc = loc;
   return addEdge(*program_, std::move(e));
 }
 
 ir::EdgeId ProgramBuilder::call(ir::LocId from, ir::LocId to, ir::CfaId callee,
                                 std::vector<ExprRef> args, ExprRef result, SourceLoc loc) {
-  ir::Edge e;
-  e.kind = ir::EdgeKind::Call;
-  e.from = from;
-  e.to = to;
+  ir::Edge e = edgeOf(ir::EdgeKind::Call, from, to, loc);
   e.callee = callee;
   e.args = std::move(args);
   e.result = result;
-  e.loc = loc;
   program_->locs[from].callSite = true;
   program_->locs[to].afterCall = true;
   return addEdge(*program_, std::move(e));
@@ -235,17 +232,9 @@ ExprRef ProgramBuilder::big(const BigInt& value, TypeRef type) {
 
 ExprRef ProgramBuilder::op(Op o, std::vector<ExprRef> kids, uint32_t payload) {
   TypeRef t = kids.empty() ? types().intType() : kids[0]->type;
+  if (isConnective(o) || isComparison(o))
+    return exprs().mk(o, types().boolType(), std::move(kids), payload);
   switch (o) {
-    case Op::Not:
-    case Op::And:
-    case Op::Or:
-    case Op::Implies:
-    case Op::Eq:
-    case Op::Ne:
-    case Op::Lt:
-    case Op::Le:
-    case Op::Gt:
-    case Op::Ge:
     case Op::NoOverflowAdd:
     case Op::NoOverflowMul:
     case Op::AtLoc:

@@ -107,15 +107,7 @@ namespace {
 // cpp_int's / and % truncate like C; shift to the Euclidean pair (see BigInt::div).
 void euclidean(const cpp_int& a, const cpp_int& b, cpp_int& q, cpp_int& r) {
   boost::multiprecision::divide_qr(a, b, q, r);
-  if (r < 0) {
-    if (b > 0) {
-      q -= 1;
-      r += b;
-    } else {
-      q += 1;
-      r -= b;
-    }
-  }
+  truncatedToEuclidean(b, q, r);
 }
 }  // namespace
 

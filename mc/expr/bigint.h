@@ -18,6 +18,9 @@
 #include <string_view>
 #include <utility>
 
+#include "mc/expr/euclidean.h"
+#include "mc/expr/hash_mix.h"
+
 namespace tandem {
 
 class BigInt {
@@ -156,13 +159,8 @@ class BigInt {
  private:
   struct Big;  // wraps cpp_int; defined in bigint.cpp so this header stays light
 
-  // The splitmix64 finalizer: cheap and well mixed, so small values hash well in open addressing.
-  static uint64_t mix64(int64_t v) {
-    uint64_t z = static_cast<uint64_t>(v);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
+  // splitmix64: cheap and well mixed, so small values hash well in open addressing.
+  static uint64_t mix64(int64_t v) { return splitmix64(static_cast<uint64_t>(v)); }
   static int64_t signExtend(uint64_t u, unsigned bits) {
     const unsigned shift = 64 - bits;
     return static_cast<int64_t>(u << shift) >> shift;  // C++20: conversion and >> are defined
@@ -173,17 +171,7 @@ class BigInt {
     if (b.small_ == -1 && a.small_ == std::numeric_limits<int64_t>::min()) return false;
     q = a.small_ / b.small_;
     r = a.small_ % b.small_;
-    // r has a's sign after truncation; shifting it into [0, |b|) cannot overflow because
-    // |r| < |b| and a nonzero r implies |q| < 2^62.
-    if (r < 0) {
-      if (b.small_ > 0) {
-        q -= 1;
-        r += b.small_;
-      } else {
-        q += 1;
-        r -= b.small_;
-      }
-    }
+    truncatedToEuclidean(b.small_, q, r);
     return true;
   }
 

@@ -77,6 +77,10 @@ inline bool isComparison(Op op) {
   return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt ||
          op == Op::Ge;
 }
+// The Boolean connectives: of Boolean operands, a Boolean.
+inline bool isConnective(Op op) {
+  return op == Op::Not || op == Op::And || op == Op::Or || op == Op::Implies;
+}
 // Comparisons: `!(a op b)` is `a negated(op) b`; `a op b` is `b mirrored(op) a`. Other ops: as is.
 Op negatedComparison(Op op);
 Op mirroredComparison(Op op);

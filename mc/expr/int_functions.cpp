@@ -1,5 +1,7 @@
 #include "mc/expr/int_functions.h"
 
+#include "mc/expr/hash_mix.h"
+
 #include <cassert>
 #include <cmath>
 #include <string>
@@ -31,21 +33,6 @@ uint64_t isqrtSmall(uint64_t x) {
   while (r * r > x) --r;
   while ((r + 1) * (r + 1) <= x) ++r;
   return r;
-}
-
-uint64_t splitmix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-uint64_t fmix64(uint64_t z) {
-  z ^= z >> 33;
-  z *= 0xff51afd7ed558ccdULL;
-  z ^= z >> 33;
-  z *= 0xc4ceb9fe1a85ec53ULL;
-  z ^= z >> 33;
-  return z;
 }
 
 // The 64-bit input of hash1/hash2 (see int_functions.h).

@@ -83,9 +83,8 @@ TypeRef TypeTable::findClass(const std::string& name) const {
   return it == classes_.end() ? nullptr : it->second;
 }
 
-std::string typeToString(TypeRef t) {
-  if (!t) return "<none>";
-  switch (t->kind) {
+const char* kindToString(TypeKind k) {
+  switch (k) {
     case TypeKind::Int:
       return "int";
     case TypeKind::I32:
@@ -96,6 +95,18 @@ std::string typeToString(TypeRef t) {
       return "f64";
     case TypeKind::Bool:
       return "bool";
+    case TypeKind::Null:
+      return "null";
+    case TypeKind::Void:
+      return "void";
+    default:
+      return "?";
+  }
+}
+
+std::string typeToString(TypeRef t) {
+  if (!t) return "<none>";
+  switch (t->kind) {
     case TypeKind::Enum:
     case TypeKind::Class:
       return t->name;
@@ -103,12 +114,9 @@ std::string typeToString(TypeRef t) {
       return typeToString(t->elem) + "[" + (t->length >= 0 ? std::to_string(t->length) : "") + "]";
     case TypeKind::Ref:
       return "ref " + typeToString(t->elem);
-    case TypeKind::Null:
-      return "null";
-    case TypeKind::Void:
-      return "void";
+    default:
+      return kindToString(t->kind);
   }
-  return "?";
 }
 
 bool assignable(TypeRef to, TypeRef from) {

@@ -70,6 +70,9 @@ class TypeTable {
 
 // `int`, `i32`, `bool[2]`, `int[]`, `ref int`, enum and class names.
 std::string typeToString(TypeRef t);
+// The spelling of a kind that names its type alone (int, i32, i64, f64, bool, null, void); "?" for
+// the others (enums, classes, arrays and refs: typeToString spells those from the type).
+const char* kindToString(TypeKind k);
 
 // Can a value of type `from` be stored where `to` is expected (null into refs and classes)?
 bool assignable(TypeRef to, TypeRef from);

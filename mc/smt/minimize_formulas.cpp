@@ -51,32 +51,18 @@ bool holdsIn(const Model& m, std::span<const ExprRef> formulas) {
 // `f` is a Boolean combination of comparisons whose sides are `t` or constants: its truth, as a
 // function of t's value, changes only at the constants.
 bool comparesWithConstants(ExprRef f, ExprRef t, std::vector<BigInt>& constants) {
-  switch (f->op) {
-    case Op::BoolConst:
-      return true;
-    case Op::Not:
-    case Op::And:
-    case Op::Or:
-    case Op::Implies:
-      return std::all_of(f->kids.begin(), f->kids.end(),
-                         [&](ExprRef k) { return comparesWithConstants(k, t, constants); });
-    case Op::Eq:
-    case Op::Ne:
-    case Op::Lt:
-    case Op::Le:
-    case Op::Gt:
-    case Op::Ge:
-      for (ExprRef side : f->kids) {
-        if (side == t) continue;
-        // A constant of another class would convert t (an int read as a bit-vector wraps).
-        if (side->op != Op::IntConst || !(numClassOf(side->type) == numClassOf(t->type)))
-          return false;
-        constants.push_back(side->value);
-      }
-      return true;
-    default:
-      return f == t;  // a bool term as a conjunct
+  if (f->op == Op::BoolConst) return true;
+  if (isConnective(f->op))
+    return std::all_of(f->kids.begin(), f->kids.end(),
+                       [&](ExprRef k) { return comparesWithConstants(k, t, constants); });
+  if (!isComparison(f->op)) return f == t;  // a bool term as a conjunct
+  for (ExprRef side : f->kids) {
+    if (side == t) continue;
+    // A constant of another class would convert t (an int read as a bit-vector wraps).
+    if (side->op != Op::IntConst || !(numClassOf(side->type) == numClassOf(t->type))) return false;
+    constants.push_back(side->value);
   }
+  return true;
 }
 
 // Candidates in the minimiser's order: least |v| first, the non-negative one of a tie first.

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "mc/exec/arith.h"
+#include "mc/expr/euclidean.h"
 
 namespace tandem::search {
 
@@ -169,15 +170,7 @@ RunStatus run(const Code& code, const RunContext& ctx, int64_t& result, RunError
           break;
         }
         int64_t q = a / b, r = a % b;
-        if (r < 0) {  // Euclidean: 0 <= r < |b|
-          if (b > 0) {
-            q -= 1;
-            r += b;
-          } else {
-            q += 1;
-            r -= b;
-          }
-        }
+        truncatedToEuclidean(b, q, r);
         sp[-1] = i.op == Opc::Div ? q : r;
         break;
       }
