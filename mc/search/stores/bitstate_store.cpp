@@ -1,19 +1,15 @@
 #include "mc/search/stores/bitstate_store.h"
 
+#include "mc/expr/hash_mix.h"
+
 #include <cmath>
 #include <stdexcept>
 
 namespace tandem::search {
 
 namespace {
-// A second hash of the state from its first (splitmix64's finaliser): the step of double hashing.
-uint64_t remix(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+// A second hash of the state from its first: the step of double hashing.
+uint64_t remix(uint64_t x) { return splitmix64(x); }
 unsigned checked(unsigned bits) {
   if (bits < BitstateStore::kMinBits || bits > BitstateStore::kMaxBits)
     throw std::invalid_argument("the bitstate array has 2^8 to 2^40 bits");
@@ -42,26 +38,16 @@ VisitedSet::Insert BitstateStore::insert(unsigned w, std::string_view state, uin
     isNew = !(bits_.at(at / 64).fetch_or(bit, std::memory_order_relaxed) & bit) || isNew;
   }
   if (isNew) {
-    Worker& me = workers_[w];
-    me.states.store(me.states.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    me.stateBytes += state.size();
+    workers_[w].added(state.size());
   }
   return {kNoKey, isNew};
 }
 
-std::string_view BitstateStore::get(unsigned, StateKey) {
-  throw std::logic_error("the bitstate store keeps no states");
-}
-
-uint64_t BitstateStore::size() const {
-  uint64_t n = 0;
-  for (const Worker& w : workers_) n += w.states.load(std::memory_order_relaxed);
-  return n;
-}
+uint64_t BitstateStore::size() const { return statesOf(workers_); }
 
 StateStore::Memory BitstateStore::memory() const {
   StateStore::Memory m;
-  for (const Worker& w : workers_) m.encodedBytes += w.stateBytes;
+  m.encodedBytes = encodedBytesOf(workers_);
   m.tableBytes = memoryBytes();
   m.tableSlots = size_t{1} << log2Bits_;  // bits
   return m;

@@ -17,10 +17,11 @@
 
 #include "mc/search/stores/visited_set.h"
 #include "mc/search/stores/word_array.h"
+#include "mc/search/stores/worker_counts.h"
 
 namespace tandem::search {
 
-class BitstateStore final : public VisitedSet {
+class BitstateStore final : public LossySet {
  public:
   static constexpr unsigned kDefaultBits = 27, kMinBits = 8, kMaxBits = 40, kHashes = 3;
   // An array of 2^bits bits (mmap: pages are mapped as bits in them are set).
@@ -33,14 +34,9 @@ class BitstateStore final : public VisitedSet {
   bool growIfDue(unsigned, const MayAllocate&) override { return true; }
   bool full() const override { return false; }
   void prefetch(uint64_t hash) const override;
-  void prefetchState(uint64_t) const override {}
   // New when one of the state's k bits was clear (all are set now).
   Insert insert(unsigned w, std::string_view state, uint64_t hash, StateKey parent) override;
-  std::string_view get(unsigned w, StateKey key) override;  // throws: no state is kept
-  bool keepsStates() const override { return false; }
   std::optional<Omission> omission() const override;
-  bool hasParents() const override { return false; }
-  StateKey parent(StateKey) const override { return kNoKey; }
   uint64_t size() const override;
   size_t memoryBytes() const override { return bits_.size() * sizeof(uint64_t); }
   StateStore::Memory memory() const override;
@@ -52,11 +48,7 @@ class BitstateStore final : public VisitedSet {
 
  private:
   uint64_t index(uint64_t hash, unsigned i) const;
-  struct alignas(64) Worker {
-    std::atomic<uint64_t> states{0};  // written by its worker only
-    uint64_t stateBytes = 0;
-  };
-  std::vector<Worker> workers_;
+  std::vector<WorkerCounts> workers_;
   unsigned log2Bits_;
   WordArray bits_;
 };

@@ -37,8 +37,7 @@ VisitedSet::Insert HashCompactionStore::insert(unsigned w, std::string_view stat
     uint64_t e = table_.at(i).load(std::memory_order_acquire);
     if (e == 0 && table_.at(i).compare_exchange_strong(e, sig, std::memory_order_acq_rel)) {
       Worker& me = workers_[w];
-      me.states.store(me.states.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-      me.stateBytes += state.size();
+      me.added(state.size());
       if (++me.unpublished == kCountStep) {
         approxStates_.fetch_add(kCountStep, std::memory_order_relaxed);
         me.unpublished = 0;
@@ -47,10 +46,6 @@ VisitedSet::Insert HashCompactionStore::insert(unsigned w, std::string_view stat
     }
     if (e == sig) return {kNoKey, false};  // e: the word another worker may have just put
   }
-}
-
-std::string_view HashCompactionStore::get(unsigned, StateKey) {
-  throw std::logic_error("the hash compaction store keeps no states");
 }
 
 bool HashCompactionStore::grow(unsigned self, bool allowed) {
@@ -91,15 +86,11 @@ bool HashCompactionStore::grow(unsigned self, bool allowed) {
   return true;
 }
 
-uint64_t HashCompactionStore::size() const {
-  uint64_t n = 0;
-  for (const Worker& w : workers_) n += w.states.load(std::memory_order_relaxed);
-  return n;
-}
+uint64_t HashCompactionStore::size() const { return statesOf(workers_); }
 
 StateStore::Memory HashCompactionStore::memory() const {
   StateStore::Memory m;
-  for (const Worker& w : workers_) m.encodedBytes += w.stateBytes;
+  m.encodedBytes = encodedBytesOf(workers_);
   m.tableSlots = slots_.load();
   m.tableBytes = m.tableSlots * sizeof(uint64_t);
   return m;

@@ -16,10 +16,11 @@
 #include "mc/search/stores/growth_gate.h"
 #include "mc/search/stores/visited_set.h"
 #include "mc/search/stores/word_array.h"
+#include "mc/search/stores/worker_counts.h"
 
 namespace tandem::search {
 
-class HashCompactionStore final : public VisitedSet {
+class HashCompactionStore final : public LossySet {
  public:
   explicit HashCompactionStore(unsigned workers);
 
@@ -29,14 +30,9 @@ class HashCompactionStore final : public VisitedSet {
   bool growIfDue(unsigned w, const MayAllocate& may) override;
   bool full() const override { return full_.load(std::memory_order_acquire); }
   void prefetch(uint64_t hash) const override;
-  void prefetchState(uint64_t) const override {}  // there are no states to compare with
   // New unless a state with the same signature was stored; `parent` is not kept.
   Insert insert(unsigned w, std::string_view state, uint64_t hash, StateKey parent) override;
-  std::string_view get(unsigned w, StateKey key) override;  // throws: no state is kept
-  bool keepsStates() const override { return false; }
   std::optional<Omission> omission() const override;
-  bool hasParents() const override { return false; }
-  StateKey parent(StateKey) const override { return kNoKey; }
   uint64_t size() const override;
   size_t memoryBytes() const override { return slots_.load() * sizeof(uint64_t); }
   StateStore::Memory memory() const override;
@@ -46,9 +42,8 @@ class HashCompactionStore final : public VisitedSet {
  private:
   static constexpr double kGrowAt = 0.7, kBlockAt = 0.9;  // load factors
   static constexpr uint64_t kCountStep = 256;             // workers publish their counts in steps
-  struct alignas(64) Worker {
-    std::atomic<uint64_t> states{0};  // written by its worker only
-    uint64_t unpublished = 0, stateBytes = 0;
+  struct Worker : WorkerCounts {
+    uint64_t unpublished = 0;  // new states not yet added to approxStates_
   };
   bool growthDue(double load) const {
     return static_cast<double>(approxStates_.load(std::memory_order_relaxed) +

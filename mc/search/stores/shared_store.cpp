@@ -136,8 +136,7 @@ void SharedStateStore::commit(Worker& w, std::string_view s) {
   const size_t need = kParentBytes + varintSize(s.size()) + s.size();
   w.used += need;
   w.arenaBytes += need;
-  w.stateBytes += s.size();
-  w.states.store(w.states.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  w.added(s.size());
   if (++w.unpublished == kCountStep) {
     approxStates_.fetch_add(kCountStep, std::memory_order_relaxed);
     w.unpublished = 0;
@@ -183,19 +182,12 @@ bool SharedStateStore::grow(unsigned self, bool allowed) {
       });
 }
 
-uint64_t SharedStateStore::size() const {
-  uint64_t n = 0;
-  for (const Worker& w : workers_) n += w.states.load(std::memory_order_relaxed);
-  return n;
-}
+uint64_t SharedStateStore::size() const { return statesOf(workers_); }
 
 StateStore::Memory SharedStateStore::memory() const {
   StateStore::Memory m;
-  for (const Worker& w : workers_) {
-    m.stateBytes += w.stateBytes;
-    m.encodedBytes += w.stateBytes;
-    m.recordBytes += w.arenaBytes - w.stateBytes;
-  }
+  for (const Worker& w : workers_) m.recordBytes += w.arenaBytes - w.encodedBytes;
+  m.stateBytes = m.encodedBytes = encodedBytesOf(workers_);
   // The parents are inside the records here: count them apart, as the sequential store does.
   const uint64_t n = size();
   m.recordBytes -= n * kParentBytes;

@@ -25,6 +25,7 @@
 #include "mc/search/stores/top_bits_table.h"
 #include "mc/search/stores/visited_set.h"
 #include "mc/search/stores/word_array.h"
+#include "mc/search/stores/worker_counts.h"
 
 namespace tandem::search {
 
@@ -88,10 +89,9 @@ class SharedStateStore final : public VisitedSet {
   static constexpr unsigned kTagBits = 64 - kPosBits;
   static constexpr double kGrowAt = 0.7, kBlockAt = 0.9;  // load factors
   static constexpr uint64_t kCountStep = 256;             // workers publish their counts in steps
-  struct alignas(64) Worker {
-    std::atomic<uint64_t> states{0};  // written by its worker only
-    uint64_t unpublished = 0;         // new states not yet added to approxStates_
-    uint64_t stateBytes = 0, arenaBytes = 0;
+  struct Worker : WorkerCounts {
+    uint64_t unpublished = 0;  // new states not yet added to approxStates_
+    uint64_t arenaBytes = 0;
     uint32_t chunk = 0;  // the chunk it writes to (0: none yet; chunk ids start at 1)
     size_t used = 0, cap = 0;
   };

@@ -1,6 +1,7 @@
 #include "mc/search/stores/tree_store.h"
 
 #include "mc/expr/enum_names.h"
+#include "mc/expr/hash_mix.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,14 +12,7 @@ namespace tandem::search {
 namespace {
 
 // MurmurHash3's finaliser: a bijection, so distinct pairs never share a hash.
-uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
+uint64_t mix(uint64_t x) { return fmix64(x); }
 
 uint64_t pairOf(uint32_t left, uint32_t right) { return uint64_t{left} | uint64_t{right} << 32; }
 // The leaves of a longer state: its words, then its length (states of all lengths share one
@@ -132,8 +126,7 @@ VisitedSet::Insert TreeStore::insert(unsigned w, std::string_view s, uint64_t, S
   }
   if (isNew) {
     if (!r.used.load(std::memory_order_relaxed)) r.used.store(true, std::memory_order_relaxed);
-    me.states.store(me.states.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    me.encodedBytes += s.size();
+    me.added(s.size());
     if (++me.unpublished[table] == kCountStep) {
       r.count.fetch_add(kCountStep, std::memory_order_relaxed);
       me.unpublished[table] = 0;
@@ -250,11 +243,7 @@ bool TreeStore::grow(unsigned self, bool allowed) {
       });
 }
 
-uint64_t TreeStore::size() const {
-  uint64_t n = 0;
-  for (const Worker& w : workers_) n += w.states.load(std::memory_order_relaxed);
-  return n;
-}
+uint64_t TreeStore::size() const { return statesOf(workers_); }
 
 StateStore::Memory TreeStore::memory() const {
   StateStore::Memory m;
@@ -264,7 +253,7 @@ StateStore::Memory TreeStore::memory() const {
     m.tableSlots += r.slots.load();
   });
   m.recordBytes = nodes() * sizeof(uint64_t);  // the nodes
-  for (const Worker& w : workers_) m.encodedBytes += w.encodedBytes;
+  m.encodedBytes = encodedBytesOf(workers_);
   m.tableBytes = nodeIndex_.size() * sizeof(uint64_t);
   return m;
 }

@@ -27,6 +27,7 @@
 #include "mc/search/stores/top_bits_table.h"
 #include "mc/search/stores/visited_set.h"
 #include "mc/search/stores/word_array.h"
+#include "mc/search/stores/worker_counts.h"
 
 namespace tandem::search {
 
@@ -66,9 +67,7 @@ class TreeStore final : public VisitedSet {
     std::atomic<uint64_t> count{0};    // published in steps by the workers
     std::atomic<bool> used{false};     // a root was put (the statistics show tables in use)
   };
-  struct alignas(64) Worker {
-    std::atomic<uint64_t> states{0};                  // written by its worker only
-    uint64_t encodedBytes = 0;                        // the new states' lengths, summed
+  struct Worker : WorkerCounts {
     std::array<uint64_t, kRootTables> unpublished{};  // new roots not yet in Roots::count
     // The tree of the state last decoded (get): its key, words and the refs of its inner nodes
     // by preorder position; a successor reuses the refs of the halves it shares with it.

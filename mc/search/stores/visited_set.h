@@ -81,4 +81,17 @@ class VisitedSet {
   virtual StateStore::Memory memory() const = 0;
 };
 
+// A lossy store (bitstate, hash compaction): it keeps a trace of each state, enough to say whether
+// a state is new, but neither the state nor its parent.
+class LossySet : public VisitedSet {
+ public:
+  void prefetchState(uint64_t) const override {}  // there are no states to compare with
+  std::string_view get(unsigned, StateKey) override {
+    throw std::logic_error("a lossy store keeps no states");
+  }
+  bool keepsStates() const override { return false; }
+  bool hasParents() const override { return false; }
+  StateKey parent(StateKey) const override { return kNoKey; }
+};
+
 }  // namespace tandem::search
