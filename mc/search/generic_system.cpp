@@ -89,15 +89,7 @@ void GenericSystem::emit(const exec::State& s, const Move& move, SuccessorSink& 
                          bool initial) {
   if (tracked(ir::ErrorKind::Invariant) && !(initial && opts_.initialUnchecked)) {
     auto st = ev_.checkInvariants(s);
-    if (!st.ok()) {
-      const auto& e = st.error();
-      if (e.limit) {
-        sink.incomplete(e.message);
-        return;
-      }
-      sink.error({e.kind, e.loc, e.message, move});
-      return;
-    }
+    if (!st.ok()) return reportError(sink, st.error(), move);
   }
   codec_.encode(s, buf_);
   sink.successor(buf_, move);

@@ -54,15 +54,20 @@ class SuccessorSink {
   virtual void incomplete(const std::string& reason) = 0;
 };
 
-// The error of one step, as both transition systems report it: a limit makes the exploration
-// incomplete; a tracked kind is an error of the move; an untracked one ends that execution
-// silently.
-inline void reportStepError(SuccessorSink& sink, const exec::ExecError& err, const Move& move,
-                            const std::array<bool, ir::kErrorKinds>& tracked) {
+// An error found after `move` (a failed invariant, or one that cannot be evaluated), as both
+// transition systems report it: a limit makes the exploration incomplete; anything else is an
+// error of the move.
+inline void reportError(SuccessorSink& sink, const exec::ExecError& err, const Move& move) {
   if (err.limit)
     sink.incomplete(err.message);
-  else if (tracked[static_cast<size_t>(err.kind)])
+  else
     sink.error({err.kind, err.loc, err.message, move});
+}
+
+// The error of one step: as reportError, but an untracked kind ends that execution silently.
+inline void reportStepError(SuccessorSink& sink, const exec::ExecError& err, const Move& move,
+                            const std::array<bool, ir::kErrorKinds>& tracked) {
+  if (err.limit || tracked[static_cast<size_t>(err.kind)]) reportError(sink, err, move);
 }
 
 class TransitionSystem {

@@ -56,14 +56,7 @@ void CompiledSystem::refExpand(const exec::State& s, uint32_t t, ir::EdgeId e, u
 void CompiledSystem::refEmit(const exec::State& s, SuccessorSink& sink) {
   if (tracked(ir::ErrorKind::Invariant)) {
     auto st = ev_.checkInvariants(s);
-    if (!st.ok()) {
-      const auto& e = st.error();
-      if (e.limit)
-        sink.incomplete(e.message);
-      else
-        sink.error({e.kind, e.loc, e.message, move_});
-      return;
-    }
+    if (!st.ok()) return reportError(sink, st.error(), move_);
   }
   std::string why;
   if (!layout_.fromExec(s, scratch_.data(), why)) {

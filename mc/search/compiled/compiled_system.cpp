@@ -185,32 +185,27 @@ bool CompiledSystem::anyEnabled(const int64_t* s, uint32_t t) {
   return false;
 }
 
+std::optional<exec::ExecError> CompiledSystem::failingInvariant(const int64_t* s) {
+  RunContext ctx = context(0, const_cast<int64_t*>(s));
+  for (size_t i = 0; i < code_->invariants.size(); ++i) {
+    int64_t holds = 0;
+    const ir::Property& inv = p_.invariants[i];
+    switch (run(code_->invariants[i], ctx, holds, err_)) {
+      case RunStatus::Ok:
+        if (holds) continue;
+        return exec::ExecError{ir::ErrorKind::Invariant, inv.loc, invariantMessages_[i]};
+      case RunStatus::Error:
+        return exec::ExecError{err_.kind, inv.loc, err_.message};
+      case RunStatus::Overflow:  // the reference checks them all
+        return refInvariants(s);
+    }
+  }
+  return std::nullopt;
+}
+
 void CompiledSystem::emit(const int64_t* s, SuccessorSink& sink) {
   if (tracked(ir::ErrorKind::Invariant)) {
-    RunContext ctx = context(0, const_cast<int64_t*>(s));
-    for (size_t i = 0; i < code_->invariants.size(); ++i) {
-      int64_t holds = 0;
-      const ir::Property& inv = p_.invariants[i];
-      switch (run(code_->invariants[i], ctx, holds, err_)) {
-        case RunStatus::Ok:
-          if (holds) continue;
-          sink.error({ir::ErrorKind::Invariant, inv.loc, invariantMessages_[i], move_});
-          return;
-        case RunStatus::Error:
-          sink.error({err_.kind, inv.loc, err_.message, move_});
-          return;
-        case RunStatus::Overflow:
-          if (auto e = refInvariants(s)) {
-            if (e->limit)
-              sink.incomplete(e->message);
-            else
-              sink.error({e->kind, e->loc, e->message, move_});
-            return;
-          }
-          emitBytes(s, sink);  // the reference checked them all
-          return;
-      }
-    }
+    if (auto e = failingInvariant(s)) return reportError(sink, *e, move_);
   }
   emitBytes(s, sink);
 }
@@ -223,21 +218,7 @@ void CompiledSystem::emitBytes(const int64_t* s, SuccessorSink& sink) {
 std::optional<FoundError> CompiledSystem::checkInvariants(std::string_view state) {
   int64_t* s = scratch_.data();
   layout_.decode(state, s);
-  RunContext ctx = context(0, s);
-  for (size_t i = 0; i < code_->invariants.size(); ++i) {
-    int64_t holds = 0;
-    const ir::Property& inv = p_.invariants[i];
-    switch (run(code_->invariants[i], ctx, holds, err_)) {
-      case RunStatus::Ok:
-        if (holds) continue;
-        return FoundError{ir::ErrorKind::Invariant, inv.loc, invariantMessages_[i], {}};
-      case RunStatus::Error:
-        return FoundError{err_.kind, inv.loc, err_.message, {}};
-      case RunStatus::Overflow:
-        if (auto e = refInvariants(s)) return FoundError{e->kind, e->loc, e->message, {}};
-        return std::nullopt;
-    }
-  }
+  if (auto e = failingInvariant(s)) return FoundError{e->kind, e->loc, e->message, {}};
   return std::nullopt;
 }
 

@@ -80,6 +80,9 @@ class CompiledSystem final : public TransitionSystem {
   void refEmit(const exec::State& s, SuccessorSink& sink);
   // The reference's check of every invariant: the first failure, if any (`limit`: it gave up).
   std::optional<exec::ExecError> refInvariants(const int64_t* s);
+  // The first invariant that fails in s (or cannot be evaluated), by the bytecode, falling back
+  // to the reference evaluator where the bytecode overflows.
+  std::optional<exec::ExecError> failingInvariant(const int64_t* s);
 
   const ir::Program& p_;
   exec::Evaluator& ev_;

@@ -39,59 +39,53 @@ class Searcher {
   virtual const char* name() const = 0;
 };
 
-// Depth-first: the newest state first.
-class DfsSearcher final : public Searcher {
+// A frontier in one container, added to at the back; next() says which state goes first.
+template <class Pool>
+class PoolSearcher : public Searcher {
  public:
-  void add(const FrontierEntry& e) override { stack_.push_back(e); }
-  FrontierEntry next() override {
-    auto e = stack_.back();
-    stack_.pop_back();
-    return e;
-  }
-  bool empty() const override { return stack_.empty(); }
-  size_t size() const override { return stack_.size(); }
-  const char* name() const override { return "dfs"; }
-
- private:
-  std::vector<FrontierEntry> stack_;
-};
-
-// Breadth-first: the oldest state first, so the first error found has a shortest trace.
-class BfsSearcher final : public Searcher {
- public:
-  void add(const FrontierEntry& e) override { queue_.push_back(e); }
-  FrontierEntry next() override {
-    auto e = queue_.front();
-    queue_.pop_front();
-    return e;
-  }
-  bool empty() const override { return queue_.empty(); }
-  size_t size() const override { return queue_.size(); }
-  const char* name() const override { return "bfs"; }
-
- private:
-  std::deque<FrontierEntry> queue_;
-};
-
-// A uniformly random frontier state (seeded).
-class RandomSearcher final : public Searcher {
- public:
-  explicit RandomSearcher(uint64_t seed) : rng_(seed) {}
   void add(const FrontierEntry& e) override { pool_.push_back(e); }
-  FrontierEntry next() override {
-    std::uniform_int_distribution<size_t> pick(0, pool_.size() - 1);
-    size_t i = pick(rng_);
-    std::swap(pool_[i], pool_.back());
+  bool empty() const override { return pool_.empty(); }
+  size_t size() const override { return pool_.size(); }
+
+ protected:
+  FrontierEntry takeBack() {
     auto e = pool_.back();
     pool_.pop_back();
     return e;
   }
-  bool empty() const override { return pool_.empty(); }
-  size_t size() const override { return pool_.size(); }
+  Pool pool_;
+};
+
+// Depth-first: the newest state first.
+class DfsSearcher final : public PoolSearcher<std::vector<FrontierEntry>> {
+ public:
+  FrontierEntry next() override { return takeBack(); }
+  const char* name() const override { return "dfs"; }
+};
+
+// Breadth-first: the oldest state first, so the first error found has a shortest trace.
+class BfsSearcher final : public PoolSearcher<std::deque<FrontierEntry>> {
+ public:
+  FrontierEntry next() override {
+    auto e = pool_.front();
+    pool_.pop_front();
+    return e;
+  }
+  const char* name() const override { return "bfs"; }
+};
+
+// A uniformly random frontier state (seeded).
+class RandomSearcher final : public PoolSearcher<std::vector<FrontierEntry>> {
+ public:
+  explicit RandomSearcher(uint64_t seed) : rng_(seed) {}
+  FrontierEntry next() override {
+    std::uniform_int_distribution<size_t> pick(0, pool_.size() - 1);
+    std::swap(pool_[pick(rng_)], pool_.back());
+    return takeBack();
+  }
   const char* name() const override { return "random"; }
 
  private:
-  std::vector<FrontierEntry> pool_;
   std::mt19937_64 rng_;
 };
 

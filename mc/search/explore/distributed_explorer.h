@@ -20,14 +20,11 @@
 
 namespace tandem::search {
 
-struct DistributedOptions {
-  Strategy search = Strategy::Dfs;  // dfs or bfs: the order of each rank's own frontier
-  // This rank's budget (not owned); null: one of its own from `limits`. --max-states bounds the
-  // states of all ranks together, --timeout and --memory-limit each rank (its own process).
-  Budget* budget = nullptr;
+// `search`: dfs or bfs, the order of each rank's own frontier; `budget`: this rank's (--max-states
+// bounds the states of all ranks together, --timeout and --memory-limit each rank, its own
+// process); `progress`: rank 0's line, the states of all ranks.
+struct DistributedOptions : SearchOptions {
   Limits limits;
-  bool deadlock = false;
-  Progress* progress = nullptr;  // rank 0's progress line (the states of all ranks); null: none
   size_t batchBytes = size_t{32} << 10;  // a batch for one rank goes once it holds this much
 };
 

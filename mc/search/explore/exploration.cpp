@@ -6,33 +6,25 @@
 namespace tandem::search {
 
 void Exploration::run(const ExplorationRun& how) {
+  const SearchOptions& common = how;
   ExploreOptions eo;
-  eo.search = how.search;
+  static_cast<SearchOptions&>(eo) = common;
   eo.seed = how.seed;
-  eo.budget = how.budget;
-  eo.deadlock = how.deadlock;
-  eo.progress = how.progress;
   eo.graphLimit = how.graphLimit;
   eo.por = por.get();
   if (how.distributed) {
     DistributedOptions o;
-    o.search = eo.search;
-    o.budget = eo.budget;
-    o.deadlock = eo.deadlock;
-    o.progress = eo.progress;
+    static_cast<SearchOptions&>(o) = common;
     dist =
         how.ranks ? DistributedExplorer(sys(), *how.ranks, o).run() : exploreInProcess({&sys()}, o);
     res = dist.result;
     errorPath = dist.path;
   } else if (threads > 1 || store != StoreKind::Exact) {
     ParallelOptions po;
+    static_cast<SearchOptions&>(po) = common;
     po.store = store;
     po.bitstateBits = bits;
     po.threads = threads;
-    po.search = how.search;
-    po.budget = how.budget;
-    po.progress = how.progress;
-    po.deadlock = how.deadlock;
     const PorAnalysis* reduction = por.get();
     if (reduction) po.reducer = [reduction] { return std::make_unique<PorReducer>(*reduction); };
     // Every worker has its own system (they keep scratch buffers); the evaluator is shared.

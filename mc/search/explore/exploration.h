@@ -17,15 +17,11 @@
 namespace tandem::search {
 
 // How the search runs: its order, bounds and progress line, and where it is spread.
-struct ExplorationRun {
-  Strategy search = Strategy::Dfs;
+struct ExplorationRun : SearchOptions {
   uint64_t seed = 0;
-  bool deadlock = false;
   size_t graphLimit = 0;  // --dot: the states to keep for the graph
   bool distributed = false;
   Transport* ranks = nullptr;  // --distributed over MPI (none: one rank in this process)
-  Budget* budget = nullptr;
-  Progress* progress = nullptr;
 };
 
 // The explicit search of one run: the transition systems, the explorer chosen by the store, the

@@ -18,15 +18,19 @@
 
 namespace tandem::search {
 
-struct ExploreOptions {
+// What every explorer of a closed system is told (each explorer's options extend it).
+struct SearchOptions {
   Strategy search = Strategy::Dfs;
-  uint64_t seed = 0;
-  // The run's budget (not owned); null: one of its own from `limits`. --max-states counts
-  // stored states, --max-depth the moves from an initial state.
+  // The run's budget (not owned); null: one of its own from `limits`, where the explorer has
+  // them. --max-states counts stored states, --max-depth the moves from an initial state.
   Budget* budget = nullptr;
-  Limits limits;
-  bool deadlock = false;
+  bool deadlock = false;         // a deadlock is an error
   Progress* progress = nullptr;  // null: no progress line
+};
+
+struct ExploreOptions : SearchOptions {
+  uint64_t seed = 0;
+  Limits limits;
   size_t graphLimit = 0;  // record the state graph (and moves) up to this many states (--dot)
   // Partial-order reduction (check --por): the analysis of the closed system; null: off.
   const PorAnalysis* por = nullptr;

@@ -32,12 +32,9 @@
 
 namespace tandem::search {
 
-struct ParallelOptions {
+// `search`: dfs or bfs; `budget`: required, touched by the leader only.
+struct ParallelOptions : SearchOptions {
   unsigned threads = 2;
-  Strategy search = Strategy::Dfs;  // dfs or bfs
-  Budget* budget = nullptr;         // required; touched by the leader only
-  Progress* progress = nullptr;     // null: no progress line
-  bool deadlock = false;
   StoreKind store = StoreKind::Exact;  // tree, hc, bitstate: dfs only (they keep no parents)
   unsigned bitstateBits = 27;          // bitstate: log2 of the array's bits
   // --por: makes each worker's reducer (a PorReducer over the model's analysis); the store must
