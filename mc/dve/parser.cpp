@@ -82,12 +82,7 @@ const BinaryOp* binaryOpAt(Tok t, int level) {
   return nullptr;
 }
 
-ExprPtr makeExpr(EK kind, SourceLoc loc) {
-  auto e = std::make_unique<Expr>();
-  e->kind = kind;
-  e->loc = loc;
-  return e;
-}
+ExprPtr makeExpr(EK kind, SourceLoc loc) { return makeNode<Expr>(kind, loc); }
 
 class Parser {
  public:
@@ -210,19 +205,29 @@ class Parser {
   }
 
   // --- declarations ---
+  // `byte` (true) or `int` (false).
+  bool byteOrInt() {
+    if (!at(Tok::KwByte) && !at(Tok::KwInt)) failExpected("'byte' or 'int'");
+    return advance().kind == Tok::KwByte;
+  }
+
+  // `[e]` after a declared name: e, or null without brackets.
+  ExprPtr bracketed(const char* closing) {
+    if (!accept(Tok::LBracket)) return nullptr;
+    ExprPtr e = expression();
+    expect(Tok::RBracket, closing);
+    return e;
+  }
+
   void declaration(std::vector<VarDecl>& out) {
     bool isConst = accept(Tok::KwConst);
-    if (!at(Tok::KwByte) && !at(Tok::KwInt)) failExpected("'byte' or 'int'");
-    bool isByte = advance().kind == Tok::KwByte;
+    bool isByte = byteOrInt();
     do {
       VarDecl d;
       d.isConst = isConst;
       d.isByte = isByte;
       d.name = ident("a variable name", &d.loc);
-      if (accept(Tok::LBracket)) {
-        d.size = expression();
-        expect(Tok::RBracket, "']' after the array length");
-      }
+      d.size = bracketed("']' after the array length");
       if (accept(Tok::Assign)) {
         d.hasInit = true;
         if (accept(Tok::LBrace)) {
@@ -247,10 +252,8 @@ class Parser {
     std::vector<bool> fields;
     if (accept(Tok::LBrace)) {
       typed = true;
-      do {
-        if (!at(Tok::KwByte) && !at(Tok::KwInt)) failExpected("'byte' or 'int'");
-        fields.push_back(advance().kind == Tok::KwByte);
-      } while (accept(Tok::Comma));
+      do fields.push_back(byteOrInt());
+      while (accept(Tok::Comma));
       expect(Tok::RBrace, "'}' after the message fields");
     }
     do {
@@ -258,10 +261,7 @@ class Parser {
       d.typed = typed;
       d.fieldIsByte = fields;
       d.name = ident("a channel name", &d.loc);
-      if (accept(Tok::LBracket)) {
-        d.capacity = expression();
-        expect(Tok::RBracket, "']' after the channel's buffer size");
-      }
+      d.capacity = bracketed("']' after the channel's buffer size");
       out.push_back(std::move(d));
     } while (accept(Tok::Comma));
     expect(Tok::Semi, "';' after the channel declaration");

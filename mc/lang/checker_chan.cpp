@@ -14,13 +14,9 @@ constexpr long long kMaxCapacity = 4096;
 
 void Checker::checkChan(ast::ChanDecl& c) {
   if (c.count) {
-    checkExpr(*c.count);
-    auto n = foldConst(*c.count);
-    if (!n)
-      error(c.count->loc, "the number of channels '" + c.name + "' must be a constant");
-    else if (*n < 1 || *n > 255)
-      error(c.count->loc, "channel array '" + c.name + "' must have between 1 and 255 channels");
-    else
+    if (auto n =
+            instanceCount(*c.count, "the number of channels '" + c.name + "' must be a constant",
+                          "channel array '" + c.name + "' must have between 1 and 255 channels"))
       c.instances = *n;
   }
   checkExpr(*c.capacity);

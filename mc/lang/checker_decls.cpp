@@ -169,22 +169,28 @@ void Checker::checkGlobalVar(ast::GlobalVarDecl& g, ast::VarScope scope, uint32_
   }
 }
 
-void Checker::checkNative(ast::NativeDecl& n) {
-  std::map<std::string, ast::VarInfo*> scope;
+void Checker::declareParams(std::vector<ast::Param>& params, const std::string& owner,
+                            std::vector<std::unique_ptr<ast::VarInfo>>& out) {
   uint32_t idx = 0;
-  for (auto& p : n.params) {
+  std::set<std::string> seen;
+  for (auto& prm : params) {
     auto v = std::make_unique<ast::VarInfo>();
-    v->name = p.name;
-    v->type = resolveType(p.type.get());
+    v->name = prm.name;
+    v->type = resolveType(prm.type.get());
     v->scope = ast::VarScope::Param;
-    v->owner = n.name;
+    v->owner = owner;
     v->index = idx++;
-    v->loc = p.loc;
-    if (!scope.emplace(p.name, v.get()).second)
-      error(p.loc, "duplicate parameter '" + p.name + "'");
-    p.var = v.get();
-    prog_.extraVars.push_back(std::move(v));
+    v->loc = prm.loc;
+    if (!seen.insert(prm.name).second) error(prm.loc, "duplicate parameter '" + prm.name + "'");
+    prm.var = v.get();
+    out.push_back(std::move(v));
   }
+}
+
+void Checker::checkNative(ast::NativeDecl& n) {
+  declareParams(n.params, n.name, prog_.extraVars);
+  std::map<std::string, ast::VarInfo*> scope;
+  for (auto& p : n.params) scope.emplace(p.name, p.var);
   if (!n.returnType)
     error(n.loc, "native '" + n.name + "' must declare a result type");
   else
@@ -196,20 +202,7 @@ void Checker::checkNative(ast::NativeDecl& n) {
 
 void Checker::checkProcSignature(ast::ProcDecl& p, ast::ClassDecl* cls) {
   p.vars.clear();
-  uint32_t idx = 0;
-  std::set<std::string> seen;
-  for (auto& prm : p.params) {
-    auto v = std::make_unique<ast::VarInfo>();
-    v->name = prm.name;
-    v->type = resolveType(prm.type.get());
-    v->scope = ast::VarScope::Param;
-    v->owner = p.name;
-    v->index = idx++;
-    v->loc = prm.loc;
-    if (!seen.insert(prm.name).second) error(prm.loc, "duplicate parameter '" + prm.name + "'");
-    prm.var = v.get();
-    p.vars.push_back(std::move(v));
-  }
+  declareParams(p.params, p.name, p.vars);
   if (p.returnType) resolveType(p.returnType.get());
 }
 
@@ -321,15 +314,24 @@ void Checker::checkClass(ast::ClassDecl& c) {
   for (auto& m : c.methods) checkProcBody(*m, &c);
 }
 
+std::optional<long long> Checker::instanceCount(ast::Expr& count, const std::string& constant,
+                                                const std::string& range) {
+  checkExpr(count);
+  auto n = foldConst(count);
+  if (!n)
+    error(count.loc, constant);
+  else if (*n < 1 || *n > 255)
+    error(count.loc, range);
+  else
+    return n;
+  return std::nullopt;
+}
+
 void Checker::checkProcess(ast::ProcessDecl& p) {
   if (p.count) {
-    checkExpr(*p.count);
-    auto n = foldConst(*p.count);
-    if (!n)
-      error(p.count->loc, "the number of instances of process '" + p.name + "' must be a constant");
-    else if (*n < 1 || *n > 255)
-      error(p.count->loc, "process '" + p.name + "' must have between 1 and 255 instances");
-    else
+    if (auto n = instanceCount(
+            *p.count, "the number of instances of process '" + p.name + "' must be a constant",
+            "process '" + p.name + "' must have between 1 and 255 instances"))
       p.instances = *n;
   }
   BodyCtx ctx;

@@ -59,9 +59,17 @@ class Checker {
   void checkRule(ast::RuleDecl& r);
   void checkTest(ast::TestDecl& t);
   void checkNative(ast::NativeDecl& n);
+  // The variables of a procedure's or native's parameters, in order, into `out`; a repeated name
+  // is an error.
+  void declareParams(std::vector<ast::Param>& params, const std::string& owner,
+                     std::vector<std::unique_ptr<ast::VarInfo>>& out);
   void checkPurity();
   TypeRef resolveType(ast::TypeExpr* t);
   std::optional<long long> foldConst(const ast::Expr& e);
+  // The number of instances a `[count]` declares (process or channel arrays: 1 to 255), or an
+  // error naming the declaration (`constant`, `range`) and nullopt.
+  std::optional<long long> instanceCount(ast::Expr& count, const std::string& constant,
+                                         const std::string& range);
   bool isConstantValue(const ast::Expr& e);
 
   // --- statements (checker_stmt.cpp)
@@ -94,7 +102,8 @@ class Checker {
   TypeRef checkBuiltin(ast::Expr& e, TypeRef expected);
   TypeRef checkField(ast::Expr& e);
   TypeRef checkAtLabel(ast::Expr& e);
-  TypeRef checkCond(ast::Expr& e, const char* what);  // a condition of type bool
+  TypeRef checkCond(ast::Expr& e, const char* what);        // a condition of type bool
+  void checkBranchCond(ast::Expr& cond, const char* what);  // the same, or `*` (either way)
   // Adapts an integer literal (or null) to `target` when legal; reports a mismatch otherwise.
   bool coerce(ast::Expr& e, TypeRef target, const std::string& what);
   bool isIntLiteral(const ast::Expr& e) const;

@@ -24,6 +24,13 @@ void Checker::checkBlock(std::vector<ast::StmtPtr>& body) {
   scopes_.pop_back();
 }
 
+void Checker::checkBranchCond(ast::Expr& cond, const char* what) {
+  if (cond.kind != EK::Star)
+    checkCond(cond, what);
+  else
+    cond.type = types_.boolType();
+}
+
 void Checker::checkStmt(ast::Stmt& s) {
   switch (s.kind) {
     case SK::VarDecl:
@@ -39,10 +46,7 @@ void Checker::checkStmt(ast::Stmt& s) {
       }
       break;
     case SK::If:
-      if (s.cond->kind != EK::Star)
-        checkCond(*s.cond, "'if' condition");
-      else
-        s.cond->type = types_.boolType();
+      checkBranchCond(*s.cond, "'if' condition");
       for (auto& b : s.body) {
         scopes_.emplace_back();
         checkStmt(*b);
@@ -50,10 +54,7 @@ void Checker::checkStmt(ast::Stmt& s) {
       }
       break;
     case SK::While:
-      if (s.cond->kind != EK::Star)
-        checkCond(*s.cond, "'while' condition");
-      else
-        s.cond->type = types_.boolType();
+      checkBranchCond(*s.cond, "'while' condition");
       ++body_->loopDepth;
       for (auto& b : s.body) {
         scopes_.emplace_back();

@@ -16,6 +16,16 @@ namespace tandem {
 
 inline constexpr int kMaxNesting = 256;
 
+// A new syntax-tree node (an expression or statement of either front end's AST) of a kind at a
+// position: how both parsers make theirs.
+template <class Node>
+std::unique_ptr<Node> makeNode(typename Node::Kind kind, SourceLoc loc) {
+  auto n = std::make_unique<Node>();
+  n->kind = kind;
+  n->loc = loc;
+  return n;
+}
+
 // Always returns a program, possibly partial when `diags` has errors.
 std::unique_ptr<ast::Program> parseProgram(const SourceFile& file, Diagnostics& diags);
 

@@ -13,12 +13,7 @@ using EK = ast::Expr::Kind;
 
 namespace {
 
-ast::ExprPtr makeExpr(EK kind, SourceLoc loc) {
-  auto e = std::make_unique<ast::Expr>();
-  e->kind = kind;
-  e->loc = loc;
-  return e;
-}
+ast::ExprPtr makeExpr(EK kind, SourceLoc loc) { return makeNode<ast::Expr>(kind, loc); }
 
 ast::ExprPtr makeBinary(ast::BinOp op, ast::ExprPtr a, ast::ExprPtr b, SourceLoc loc) {
   auto e = makeExpr(EK::Binary, loc);

@@ -49,12 +49,7 @@ ast::StmtPtr Parser::statement() {
 }
 
 namespace {
-ast::StmtPtr makeStmt(K kind, SourceLoc loc) {
-  auto s = std::make_unique<ast::Stmt>();
-  s->kind = kind;
-  s->loc = loc;
-  return s;
-}
+ast::StmtPtr makeStmt(K kind, SourceLoc loc) { return makeNode<ast::Stmt>(kind, loc); }
 }  // namespace
 
 ast::StmtPtr Parser::unlabelledStatement() {
