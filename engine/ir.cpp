@@ -24,21 +24,21 @@ Report printIr(const ir::Program& p, const std::string& file, bool instrumented)
   std::vector<std::vector<std::string>> notes(p.locs.size());
   nlohmann::json conds = nlohmann::json::array();
   uint64_t may = 0, must = 0;
+  auto note = [&](ir::LocId l, ExprRef cond, const char* statement, const char* kind) {
+    const std::string text = ir::exprToString(p, cond);
+    notes[l].push_back(std::string(statement) + " " + text + "  // " + kind + "-unverified");
+    conds.push_back({{"location", p.locName(l)},
+                     {"line", p.locs[l].loc.line},
+                     {"kind", kind},
+                     {"condition", text}});
+  };
   for (ir::LocId l = 0; l < p.locs.size(); ++l) {
     if (c.may[l]) {
-      notes[l].push_back("assume " + ir::exprToString(p, c.may[l]) + "  // may-unverified");
-      conds.push_back({{"location", p.locName(l)},
-                       {"line", p.locs[l].loc.line},
-                       {"kind", "may"},
-                       {"condition", ir::exprToString(p, c.may[l])}});
+      note(l, c.may[l], "assume", "may");
       ++may;
     }
     if (c.must[l]) {
-      notes[l].push_back("tryfirst " + ir::exprToString(p, c.must[l]) + "  // must-unverified");
-      conds.push_back({{"location", p.locName(l)},
-                       {"line", p.locs[l].loc.line},
-                       {"kind", "must"},
-                       {"condition", ir::exprToString(p, c.must[l])}});
+      note(l, c.must[l], "tryfirst", "must");
       ++must;
     }
   }

@@ -21,6 +21,16 @@ ExecError outOfBounds(const BigInt& index, size_t length) {
                    indexMessage(index.toString(), std::to_string(length)), false};
 }
 
+// Where index i falls in array a (`what` names the operation), or the error of going there.
+Result<size_t> positionIn(const Value& a, const Value& i, const char* what) {
+  if (a.kind() != ValueKind::Array || !i.isIntegral())
+    return internalError(std::string(what) + " a non-array or with a non-integer index");
+  const BigInt idx = i.toBigInt();
+  const size_t n = a.length();
+  if (idx.sign() < 0 || idx >= BigInt(static_cast<uint64_t>(n))) return outOfBounds(idx, n);
+  return static_cast<size_t>(idx.small());
+}
+
 }  // namespace
 
 Result<bool> Evaluator::evalBool(const Ctx& c, ExprRef e) const {
@@ -197,12 +207,9 @@ Result<Value> Evaluator::evalArrayOp(const Ctx& c, ExprRef e) const {
       if (!a) return a;
       auto i = evalIn(c, e->kid(1));
       if (!i) return i;
-      if (a.value().kind() != ValueKind::Array || !i.value().isIntegral())
-        return internalError("select on a non-array or with a non-integer index");
-      const BigInt idx = i.value().toBigInt();
-      const size_t n = a.value().length();
-      if (idx.sign() < 0 || idx >= BigInt(static_cast<uint64_t>(n))) return outOfBounds(idx, n);
-      return a.value().at(static_cast<size_t>(idx.small()));
+      auto at = positionIn(a.value(), i.value(), "select on");
+      if (!at) return std::move(at).error();
+      return a.value().at(at.value());
     }
     case Op::Len: {
       auto a = evalIn(c, e->kid(0));
@@ -242,14 +249,11 @@ Result<Value> Evaluator::evalArrayOp(const Ctx& c, ExprRef e) const {
       if (!i) return i;
       auto v = evalIn(c, e->kid(2));
       if (!v) return v;
-      if (a.value().kind() != ValueKind::Array || !i.value().isIntegral())
-        return internalError("store into a non-array or with a non-integer index");
-      const BigInt idx = i.value().toBigInt();
-      const size_t n = a.value().length();
-      if (idx.sign() < 0 || idx >= BigInt(static_cast<uint64_t>(n))) return outOfBounds(idx, n);
+      auto at = positionIn(a.value(), i.value(), "store into");
+      if (!at) return std::move(at).error();
       Value out = a.value();
       TypeRef elem = e->type && e->type->kind == TypeKind::Array ? e->type->elem : nullptr;
-      out.mutableAt(static_cast<size_t>(idx.small())) = coerceIntegral(v.value(), elem);
+      out.mutableAt(at.value()) = coerceIntegral(v.value(), elem);
       return out;
     }
     default:

@@ -120,15 +120,19 @@ ExprRef ChannelLowering::addGuard(ExprRef guard, ExprRef cond) const {
   return guard ? p_.exprs->mkAnd(guard, cond) : cond;
 }
 
+void ChannelLowering::rendezvous(uint32_t ch, ExprRef index, bool send, Edge& e) {
+  e.kind = EdgeKind::Sync;
+  e.channel = ch;
+  e.syncSend = send;
+  e.chanIndex = index;
+}
+
 void ChannelLowering::send(uint32_t ch, ExprRef index, const std::vector<ExprRef>& items,
                            Edge& e) const {
   const Channel& c = p_.channels[ch];
   ExprManager& em = *p_.exprs;
   if (c.capacity == 0) {
-    e.kind = EdgeKind::Sync;
-    e.channel = ch;
-    e.syncSend = true;
-    e.chanIndex = index;
+    rendezvous(ch, index, true, e);
     e.args = items;
     return;
   }
@@ -150,10 +154,7 @@ void ChannelLowering::receive(uint32_t ch, ExprRef index, const std::vector<Expr
   const Channel& c = p_.channels[ch];
   ExprManager& em = *p_.exprs;
   if (c.capacity == 0) {
-    e.kind = EdgeKind::Sync;
-    e.channel = ch;
-    e.syncSend = false;
-    e.chanIndex = index;
+    rendezvous(ch, index, false, e);
     std::vector<Assignment> as;
     for (size_t f = 0; f < items.size(); ++f) {
       ExprRef field = em.mk(Op::Received, c.fields[f], {}, static_cast<uint32_t>(f));

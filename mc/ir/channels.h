@@ -40,6 +40,8 @@ class ChannelLowering {
   ExprRef slot(const Channel& c, size_t field, ExprRef index, ExprRef offset) const;
   ExprRef fieldDefault(TypeRef t) const;
   ExprRef addGuard(ExprRef guard, ExprRef cond) const;
+  // A send or receive on a channel without a buffer: one half of a rendezvous (EdgeKind::Sync).
+  static void rendezvous(uint32_t ch, ExprRef index, bool send, Edge& e);
   Program& p_;
 };
 

@@ -51,6 +51,8 @@ class Explorer final : private TransferPolicy, private search::SearchVisitor {
   // The TransferPolicy. Errors fork off once per expanded state and check (the same implicit
   // check is met on every edge out of a state whose guards read it).
   bool feasible(SymState& s) override;
+  // Adds v to the path condition: false when that makes it infeasible.
+  bool assume(SymState& s, ExprRef v);
   void fail(const SymState& s, ExprRef bad, const exec::ExecError& error, ir::EdgeId id) override;
   void successor(SymState&& s, ir::EdgeId id) override;
   // The `invariant`s in state `s` (reached by its last path edge, or the entry state): a state

@@ -472,16 +472,22 @@ class MixedPathSolver final : public CachedPathSolver {
   // slice `base` allows, searched once per slice (ranges_).
   std::pair<std::optional<BigInt>, std::optional<BigInt>> bracket(
       ExprRef s, const std::vector<ExprRef>& base) {
+    return oncePerSlice(ranges_, s, base, [&] {
+      const BigInt range(kRandomRange);
+      return std::make_pair(nearest(base, s, -range, true), nearest(base, s, range, false));
+    });
+  }
+
+  // What `search()` answers for symbol s in its slice `base`, asked once per slice.
+  template <class Memo, class Search>
+  typename Memo::mapped_type oncePerSlice(Memo& memo, ExprRef s, const std::vector<ExprRef>& base,
+                                          Search search) {
     std::vector<ExprRef> key = base;
     key.push_back(s);
-    auto known = ranges_.find(key);
-    if (known == ranges_.end()) {
+    auto known = memo.find(key);
+    if (known == memo.end()) {
       ++stats_.brackets;
-      const BigInt range(kRandomRange);
-      known = ranges_
-                  .emplace(std::move(key), std::make_pair(nearest(base, s, -range, true),
-                                                          nearest(base, s, range, false)))
-                  .first;
+      known = memo.emplace(std::move(key), search()).first;
     }
     return known->second;
   }
@@ -489,11 +495,7 @@ class MixedPathSolver final : public CachedPathSolver {
   // The same for an f64 (nearestFloat: within 2^44 ordinals of the true bounds, on their inside).
   std::pair<std::optional<double>, std::optional<double>> floatBracket(
       ExprRef s, const std::vector<ExprRef>& base) {
-    std::vector<ExprRef> key = base;
-    key.push_back(s);
-    auto known = floatRanges_.find(key);
-    if (known == floatRanges_.end()) {
-      ++stats_.brackets;
+    return oncePerSlice(floatRanges_, s, base, [&] {
       const double range = static_cast<double>(kRandomRange);
       std::pair<std::optional<double>, std::optional<double>> ends;
       if (auto bounds = isInterval(base, s) ? floatInterval(base, s) : std::nullopt) {
@@ -506,9 +508,8 @@ class MixedPathSolver final : public CachedPathSolver {
       } else {
         ends = {nearestFloat(base, s, -range, true), nearestFloat(base, s, range, false)};
       }
-      known = floatRanges_.emplace(std::move(key), ends).first;
-    }
-    return known->second;
+      return ends;
+    });
   }
 
   // The solutions of an f64 interval slice (isInterval) other than NaN, from its constant

@@ -166,6 +166,11 @@ struct SymState {
 
   SymFrame& top() { return frames.back(); }
   const SymFrame& top() const { return frames.back(); }
+  // Gives the conjuncts added to pathCond since the last stamp the path's length now.
+  void stampPathCond() {
+    if (pathCondAt.size() < pathCond.size())
+      pathCondAt.resize(pathCond.size(), static_cast<uint32_t>(path.size()));
+  }
 };
 
 }  // namespace tandem::symbolic

@@ -79,6 +79,12 @@ bool Explorer::feasible(SymState& s) {
   return a.isSat();
 }
 
+bool Explorer::assume(SymState& s, ExprRef v) {
+  if (v->isFalse()) return false;
+  s.pathCond.push_back(v);
+  return feasible(s);
+}
+
 void Explorer::fail(const SymState& s, ExprRef bad, const exec::ExecError& error, ir::EdgeId id) {
   if (!reported_.insert(bad).second) return;
   PcAnswer a = check(s.pathCond, bad);
@@ -149,17 +155,14 @@ bool Explorer::guide(SymState& s) {
       later->resumed = true;
       if (!v->isFalse()) later->pathCond.push_back(em_.mkNot(v));
       if (v->isFalse() || feasible(*later)) {
-        later->pathCondAt.resize(later->pathCond.size(), static_cast<uint32_t>(later->path.size()));
+        later->stampPathCond();
         ++r_.guidance.interrupts;
         deferred_.push_back(std::move(later));
       }
-      if (v->isFalse()) return false;
-      s.pathCond.push_back(v);
-      if (!feasible(s)) return false;
+      if (!assume(s, v)) return false;
     }
   }
-  if (s.pathCondAt.size() < s.pathCond.size())
-    s.pathCondAt.resize(s.pathCond.size(), static_cast<uint32_t>(s.path.size()));
+  s.stampPathCond();
   return true;
 }
 
@@ -184,12 +187,9 @@ bool Explorer::invariantsHold(SymState& s, bool atEntry) {
         if (stop_) return false;
       }
     }
-    if (v->isFalse()) return false;
-    s.pathCond.push_back(v);
-    if (!feasible(s)) return false;
+    if (!assume(s, v)) return false;
   }
-  if (s.pathCondAt.size() < s.pathCond.size())
-    s.pathCondAt.resize(s.pathCond.size(), static_cast<uint32_t>(s.path.size()));
+  s.stampPathCond();
   return true;
 }
 
