@@ -10,19 +10,10 @@ ProgramBuilder::ProgramBuilder() : program_(std::make_unique<ir::Program>()) {
   program_->exprs = std::make_unique<ExprManager>(*program_->types);
 }
 
-ir::VarId ProgramBuilder::addVar(ir::Variable v) {
-  program_->vars.push_back(std::move(v));
-  return static_cast<ir::VarId>(program_->vars.size() - 1);
-}
-
 ir::VarId ProgramBuilder::global(const std::string& name, TypeRef type, ExprRef init) {
-  ir::Variable v;
-  v.name = name;
-  v.type = type;
-  v.scope = ir::VarScope::Global;
-  v.slot = static_cast<uint32_t>(program_->globals.size());
-  v.init = init;
-  ir::VarId id = addVar(std::move(v));
+  const auto slot = static_cast<uint32_t>(program_->globals.size());
+  ir::VarId id = program_->addVariable(name, type, ir::VarScope::Global, ir::kNone, slot);
+  program_->vars[id].init = init;
   program_->globals.push_back(id);
   return id;
 }
@@ -75,27 +66,17 @@ ir::VarId ProgramBuilder::result(ir::CfaId c) {
 }
 
 ir::VarId ProgramBuilder::local(ir::CfaId c, const std::string& name, TypeRef type) {
-  ir::Variable v;
-  v.name = name;
-  v.type = type;
-  v.scope = ir::VarScope::Local;
-  v.owner = c;
-  v.slot = static_cast<uint32_t>(program_->cfas[c].locals.size());
-  ir::VarId id = addVar(std::move(v));
+  const auto slot = static_cast<uint32_t>(program_->cfas[c].locals.size());
+  ir::VarId id = program_->addVariable(name, type, ir::VarScope::Local, c, slot);
   program_->cfas[c].locals.push_back(id);
   return id;
 }
 
 ir::VarId ProgramBuilder::processLocal(ir::CfaId p, const std::string& name, TypeRef type,
                                        ExprRef init) {
-  ir::Variable v;
-  v.name = name;
-  v.type = type;
-  v.scope = ir::VarScope::ProcessLocal;
-  v.owner = p;
-  v.slot = static_cast<uint32_t>(program_->cfas[p].processLocals.size());
-  v.init = init;
-  ir::VarId id = addVar(std::move(v));
+  const auto slot = static_cast<uint32_t>(program_->cfas[p].processLocals.size());
+  ir::VarId id = program_->addVariable(name, type, ir::VarScope::ProcessLocal, p, slot);
+  program_->vars[id].init = init;
   program_->cfas[p].processLocals.push_back(id);
   return id;
 }
@@ -116,14 +97,9 @@ ir::VarId ProgramBuilder::field(uint32_t cls, const std::string& name, TypeRef t
   ir::ClassInfo& info = program_->classes[cls];
   Type* t = types().classType(info.name);
   t->fields.emplace_back(name, type);
-  ir::Variable v;
-  v.name = name;
-  v.type = type;
-  v.scope = ir::VarScope::Field;
-  v.owner = cls;
-  v.slot = static_cast<uint32_t>(info.fields.size());
-  v.init = init;
-  ir::VarId id = addVar(std::move(v));
+  const auto slot = static_cast<uint32_t>(info.fields.size());
+  ir::VarId id = program_->addVariable(name, type, ir::VarScope::Field, cls, slot);
+  program_->vars[id].init = init;
   program_->classes[cls].fields.push_back(id);
   return id;
 }

@@ -70,7 +70,6 @@ class ProgramBuilder {
   ExprRef star(TypeRef type);
 
  private:
-  ir::VarId addVar(ir::Variable v);
   std::unique_ptr<ir::Program> program_;
 };
 

@@ -17,15 +17,10 @@ bool Program::endLabelled(LocId l) const {
 uint32_t ChannelLowering::declare(Channel c) {
   TypeTable& tt = *p_.types;
   auto addGlobal = [&](const std::string& name, TypeRef t, ExprRef init) {
-    Variable v;
-    v.name = name;
-    v.type = t;
-    v.scope = VarScope::Global;
-    v.slot = static_cast<uint32_t>(p_.globals.size());
-    v.init = init;
-    v.loc = c.loc;
-    auto id = static_cast<VarId>(p_.vars.size());
-    p_.vars.push_back(std::move(v));
+    const VarId id =
+        p_.addVariable(name, t, VarScope::Global, kNone, static_cast<uint32_t>(p_.globals.size()));
+    p_.vars[id].init = init;
+    p_.vars[id].loc = c.loc;
     p_.globals.push_back(id);
     return id;
   };

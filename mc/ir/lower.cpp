@@ -48,31 +48,18 @@ class Lowerer {
 
  private:
   ir::VarId addVar(const ast::VarInfo* info, ir::VarScope scope, ir::CfaId owner, uint32_t slot) {
-    ir::Variable v;
-    v.name = info->name;
-    v.type = info->type;
-    v.scope = scope;
-    v.owner = owner;
-    v.slot = slot;
-    v.isParam = info->scope == ast::VarScope::Param;
-    v.loc = info->loc;
-    prog_.vars.push_back(std::move(v));
-    auto id = static_cast<ir::VarId>(prog_.vars.size() - 1);
+    const ir::VarId id = prog_.addVariable(info->name, info->type, scope, owner, slot);
+    prog_.vars[id].isParam = info->scope == ast::VarScope::Param;
+    prog_.vars[id].loc = info->loc;
     ex_.varIds[info] = id;
     return id;
   }
 
   ir::VarId addHidden(const std::string& name, TypeRef type, ir::VarScope scope, ir::CfaId owner,
                       uint32_t slot) {
-    ir::Variable v;
-    v.name = name;
-    v.type = type;
-    v.scope = scope;
-    v.owner = owner;
-    v.slot = slot;
-    v.hidden = true;
-    prog_.vars.push_back(std::move(v));
-    return static_cast<ir::VarId>(prog_.vars.size() - 1);
+    const ir::VarId id = prog_.addVariable(name, type, scope, owner, slot);
+    prog_.vars[id].hidden = true;
+    return id;
   }
 
   void declareVariables() {

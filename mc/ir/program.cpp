@@ -98,4 +98,16 @@ void assumeAssertions(Program& p, EdgeId keep) {
   }
 }
 
+VarId Program::addVariable(std::string name, TypeRef type, VarScope scope, CfaId owner,
+                           uint32_t slot) {
+  Variable v;
+  v.name = std::move(name);
+  v.type = type;
+  v.scope = scope;
+  v.owner = owner;
+  v.slot = slot;
+  vars.push_back(std::move(v));
+  return static_cast<VarId>(vars.size() - 1);
+}
+
 }  // namespace tandem::ir

@@ -268,6 +268,8 @@ struct Program {
   const Location& loc(LocId l) const { return locs[l]; }
   const Edge& edge(EdgeId e) const { return edges[e]; }
   const Variable& var(VarId v) const { return vars[v]; }
+  // Appends a variable (its other fields at their defaults) and returns its id.
+  VarId addVariable(std::string name, TypeRef type, VarScope scope, CfaId owner, uint32_t slot);
 };
 
 // Every assertion of `p` but `keep` becomes an assumption: an execution that fails one ends there
