@@ -97,22 +97,7 @@ bool addComparison(ExprRef f, ExprRef t, IntBounds& b) {
   ExprRef a = f->kid(0), c = f->kid(1);
   if (a != t) {  // c op t: mirror it
     std::swap(a, c);
-    switch (op) {
-      case Op::Lt:
-        op = Op::Gt;
-        break;
-      case Op::Le:
-        op = Op::Ge;
-        break;
-      case Op::Gt:
-        op = Op::Lt;
-        break;
-      case Op::Ge:
-        op = Op::Le;
-        break;
-      default:
-        break;
-    }
+    op = mirroredComparison(op);
   }
   if (a != t || c->op != Op::IntConst) return false;
   if (negated) {
