@@ -70,25 +70,13 @@ class Encoder {
 
   // Throws SmtUnsupported for expressions outside the translation.
   const Value& encode(ExprRef root) {
-    if (auto it = cache_.find(root); it != cache_.end()) return it->second;
-    // Iterative post-order: path conditions are long left-nested conjunctions.
-    std::vector<std::pair<ExprRef, bool>> stack{{root, false}};
-    while (!stack.empty()) {
-      auto [e, expanded] = stack.back();
-      if (cache_.count(e)) {
-        stack.pop_back();
-        continue;
-      }
-      if (!expanded) {
-        if (auto why = nodeUnsupportedReason(e)) throw SmtUnsupported(*why);
-        stack.back().second = true;
-        for (ExprRef k : e->kids)
-          if (!cache_.count(k)) stack.emplace_back(k, false);
-        continue;
-      }
-      stack.pop_back();
-      cache_.emplace(e, build(e));
-    }
+    // An unsupported node is refused on the way down, before its kids are encoded.
+    postOrder(
+        root, [&](ExprRef e) { return cache_.count(e) > 0; },
+        [&](ExprRef e) { cache_.emplace(e, build(e)); },
+        [](ExprRef e) {
+          if (auto why = nodeUnsupportedReason(e)) throw SmtUnsupported(*why);
+        });
     return cache_.at(root);
   }
 

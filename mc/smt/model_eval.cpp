@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "mc/expr/expr_walk.h"
 #include "mc/expr/float64.h"
 #include "mc/expr/int_functions.h"
 #include "mc/smt/expr_support.h"
@@ -57,22 +58,9 @@ class Evaluator {
   explicit Evaluator(const Model& m) : m_(m) {}
 
   Val eval(ExprRef root) {
-    std::vector<std::pair<ExprRef, bool>> stack{{root, false}};
-    while (!stack.empty()) {
-      auto [e, expanded] = stack.back();
-      if (memo_.count(e)) {
-        stack.pop_back();
-        continue;
-      }
-      if (!expanded) {
-        stack.back().second = true;
-        for (ExprRef k : e->kids)
-          if (!memo_.count(k)) stack.emplace_back(k, false);
-        continue;
-      }
-      stack.pop_back();
-      memo_.emplace(e, apply(e));
-    }
+    postOrder(
+        root, [&](ExprRef e) { return memo_.count(e) > 0; },
+        [&](ExprRef e) { memo_.emplace(e, apply(e)); });
     return memo_.at(root);
   }
 

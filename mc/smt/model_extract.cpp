@@ -4,32 +4,12 @@
 #include <utility>
 #include <vector>
 
+#include "mc/expr/expr_walk.h"
 #include "mc/smt/expr_support.h"
 
 namespace tandem::smt {
 
 namespace {
-
-// Kids before parents, each node once.
-std::vector<ExprRef> postOrder(std::span<const ExprRef> roots) {
-  std::vector<ExprRef> out;
-  std::unordered_set<ExprRef> seen;
-  std::vector<std::pair<ExprRef, bool>> stack;
-  for (ExprRef r : roots) stack.emplace_back(r, false);
-  while (!stack.empty()) {
-    auto [e, expanded] = stack.back();
-    stack.pop_back();
-    if (expanded) {
-      out.push_back(e);
-      continue;
-    }
-    if (!seen.insert(e).second) continue;
-    stack.emplace_back(e, true);
-    for (ExprRef k : e->kids)
-      if (!seen.count(k)) stack.emplace_back(k, false);
-  }
-  return out;
-}
 
 // The array below a chain of stores.
 ExprRef storeBase(ExprRef a) {
@@ -52,6 +32,36 @@ void extractLeaf(ExprRef e, ModelSource& source, Model& m) {
   m.setArray(LeafKey::of(e), std::move(a));
 }
 
+// What the back end says of one node, once its kids are extracted.
+void extractNode(ExprRef e, ModelSource& source, Model& m) {
+  if (isLeaf(e)) {
+    extractLeaf(e, source, m);
+  } else if (e->op == Op::Select && isLeaf(storeBase(e->kid(0)))) {
+    // A select through stores reads the leaf where no store covers the index.
+    ExprRef leaf = storeBase(e->kid(0));
+    const LeafKey key = LeafKey::of(leaf);
+    auto index = m.evalInt(e->kid(1));
+    if (!index || !m.array(key)) return;
+    auto v = leaf == e->kid(0) ? source.scalar(e) : source.element(leaf, *index);
+    if (v) m.setElement(key, *index, *v);
+  } else if (e->op == Op::Call) {
+    std::vector<BigInt> args;
+    for (ExprRef k : e->kids) {
+      auto v = m.evalInt(k);
+      if (!v) break;
+      args.push_back(*v);
+    }
+    if (args.size() != e->kids.size()) return;
+    if (auto r = source.scalar(e)) m.setCall(e->payload, std::move(args), *r);
+  } else if ((e->op == Op::Div || e->op == Op::Mod) && e->type->kind == TypeKind::Int) {
+    auto divisor = m.evalInt(e->kid(1));
+    if (!divisor || divisor->sign() != 0) return;
+    auto dividend = m.evalInt(e->kid(0));
+    if (!dividend) return;
+    if (auto r = source.scalar(e)) m.setDivByZero(e->op, *dividend, *r);
+  }
+}
+
 }  // namespace
 
 // Only leaves and the points themselves (selects from leaf arrays, applications, divisions by
@@ -61,34 +71,13 @@ void extractLeaf(ExprRef e, ModelSource& source, Model& m) {
 // query's own vocabulary (cvc5's lazy bit-blaster aborts on some others).
 Model extractModel(std::span<const ExprRef> formulas, ModelSource& source) {
   Model m;
-  for (ExprRef e : postOrder(formulas)) {
-    if (isLeaf(e)) {
-      extractLeaf(e, source, m);
-    } else if (e->op == Op::Select && isLeaf(storeBase(e->kid(0)))) {
-      // A select through stores reads the leaf where no store covers the index.
-      ExprRef leaf = storeBase(e->kid(0));
-      const LeafKey key = LeafKey::of(leaf);
-      auto index = m.evalInt(e->kid(1));
-      if (!index || !m.array(key)) continue;
-      auto v = leaf == e->kid(0) ? source.scalar(e) : source.element(leaf, *index);
-      if (v) m.setElement(key, *index, *v);
-    } else if (e->op == Op::Call) {
-      std::vector<BigInt> args;
-      for (ExprRef k : e->kids) {
-        auto v = m.evalInt(k);
-        if (!v) break;
-        args.push_back(*v);
-      }
-      if (args.size() != e->kids.size()) continue;
-      if (auto r = source.scalar(e)) m.setCall(e->payload, std::move(args), *r);
-    } else if ((e->op == Op::Div || e->op == Op::Mod) && e->type->kind == TypeKind::Int) {
-      auto divisor = m.evalInt(e->kid(1));
-      if (!divisor || divisor->sign() != 0) continue;
-      auto dividend = m.evalInt(e->kid(0));
-      if (!dividend) continue;
-      if (auto r = source.scalar(e)) m.setDivByZero(e->op, *dividend, *r);
-    }
-  }
+  std::unordered_set<ExprRef> extracted;
+  postOrder(
+      formulas, [&](ExprRef e) { return extracted.count(e) > 0; },
+      [&](ExprRef e) {
+        extracted.insert(e);
+        extractNode(e, source, m);
+      });
   return m;
 }
 

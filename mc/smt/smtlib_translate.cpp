@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "mc/expr/expr_walk.h"
 #include "mc/smt/encoder.h"
 
 namespace tandem::smt {
@@ -322,24 +323,19 @@ class ScriptPrinter {
   // Uses outside quantifier bodies (inside them everything prints inline: a subterm may mention
   // the bound variable there), and a post-order for the definitions.
   void countUses(const std::vector<const TextNode*>& roots) {
-    std::vector<std::pair<const TextNode*, bool>> stack;
-    for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.emplace_back(*it, false);
+    auto kidsOf = [](const TextNode* n) {
+      return n->kind == TextNode::Kind::App ? std::span(n->kids)
+                                            : std::span<const TextNode* const>();
+    };
     std::unordered_set<const TextNode*> seen;
-    while (!stack.empty()) {
-      auto [n, expanded] = stack.back();
-      stack.pop_back();
-      if (expanded) {
-        postOrder_.push_back(n);
-        continue;
-      }
-      if (!seen.insert(n).second) continue;
-      stack.emplace_back(n, true);
-      if (n->kind != TextNode::Kind::App) continue;
-      for (auto it = n->kids.rbegin(); it != n->kids.rend(); ++it) {
-        ++uses_[*it];
-        stack.emplace_back(*it, false);
-      }
-    }
+    postOrder(
+        roots, kidsOf, [&](const TextNode* n) { return seen.count(n) > 0; },
+        [&](const TextNode* n) {
+          seen.insert(n);
+          for (const TextNode* k : kidsOf(n)) ++uses_[k];
+          postOrder_.push_back(n);
+        },
+        [](const TextNode*) {}, /*leftToRight=*/true);
   }
 
   void collectDeclarations(const std::vector<const TextNode*>& roots) {

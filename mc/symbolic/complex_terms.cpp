@@ -75,38 +75,27 @@ void flattenConjuncts(ExprRef e, std::vector<ExprRef>& out) {
 
 ExprRef substitute(ExprManager& em, ExprRef root, const std::map<ExprRef, ExprRef>& map,
                    const Rebuild& rebuild) {
-  std::unordered_map<ExprRef, ExprRef> done;
-  std::vector<std::pair<ExprRef, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [e, expanded] = stack.back();
-    if (done.count(e)) {
-      stack.pop_back();
-      continue;
-    }
-    if (auto it = map.find(e); it != map.end()) {
-      done.emplace(e, it->second);
-      stack.pop_back();
-      continue;
-    }
-    if (!expanded && !e->kids.empty()) {
-      stack.back().second = true;
-      for (ExprRef k : e->kids)
-        if (!done.count(k)) stack.emplace_back(k, false);
-      continue;
-    }
-    stack.pop_back();
-    std::vector<ExprRef> kids;
-    bool same = true;
-    for (ExprRef k : e->kids) {
-      kids.push_back(done.at(k));
-      same = same && kids.back() == k;
-    }
-    ExprRef out = same      ? e
-                  : rebuild ? rebuild(e, std::move(kids))
-                            : em.mk(e->op, e->type, std::move(kids), e->payload, e->value);
-    done.emplace(e, out);
-  }
-  return done.at(root);
+  std::unordered_map<ExprRef, ExprRef> rebuilt;
+  // What a node becomes: the map's replacement (the walk does not go below it), or itself rebuilt.
+  auto result = [&](ExprRef e) {
+    auto it = map.find(e);
+    return it != map.end() ? it->second : rebuilt.at(e);
+  };
+  postOrder(
+      root, [&](ExprRef e) { return rebuilt.count(e) > 0 || map.count(e) > 0; },
+      [&](ExprRef e) {
+        std::vector<ExprRef> kids;
+        bool same = true;
+        for (ExprRef k : e->kids) {
+          kids.push_back(result(k));
+          same = same && kids.back() == k;
+        }
+        ExprRef out = same      ? e
+                      : rebuild ? rebuild(e, std::move(kids))
+                                : em.mk(e->op, e->type, std::move(kids), e->payload, e->value);
+        rebuilt.emplace(e, out);
+      });
+  return result(root);
 }
 
 ExprRef constantOf(ExprManager& em, const exec::Value& v, TypeRef t) {
