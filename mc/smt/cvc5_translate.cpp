@@ -2,14 +2,12 @@
 
 #include <string>
 
-#include "mc/smt/encoder.h"
+#include "mc/smt/translator_impl.h"
 
 namespace tandem::smt {
 
-namespace {
-
 struct Cvc5Builder {
-  using Term = cvc5::Term;
+  using Term = Cvc5Terms::Term;
   using Fun = cvc5::Term;
 
   cvc5::Solver& s;
@@ -172,31 +170,6 @@ struct Cvc5Builder {
   }
 };
 
-}  // namespace
-
-struct Cvc5Translator::Impl {
-  Impl(cvc5::Solver& s, TermNaming n) : naming(std::move(n)), builder{s}, enc(builder, naming) {}
-  TermNaming naming;
-  Cvc5Builder builder;
-  Encoder<Cvc5Builder> enc;
-};
-
-Cvc5Translator::Cvc5Translator(cvc5::Solver& termFactory, TermNaming naming)
-    : impl_(std::make_unique<Impl>(termFactory, std::move(naming))) {}
-Cvc5Translator::~Cvc5Translator() = default;
-
-cvc5::Term Cvc5Translator::term(ExprRef e) { return impl_->enc.term(e); }
-std::optional<cvc5::Term> Cvc5Translator::length(ExprRef e) { return impl_->enc.encode(e).length; }
-cvc5::Term Cvc5Translator::selectAt(ExprRef array, const BigInt& index) {
-  return impl_->enc.selectAt(array, index);
-}
-std::vector<cvc5::Term> Cvc5Translator::sideConstraints(std::span<const ExprRef> roots) {
-  std::vector<cvc5::Term> out;
-  impl_->enc.sideConstraints(roots, out);
-  return out;
-}
-Quantified<cvc5::Term> Cvc5Translator::mkForall(std::span<const ExprRef> vars, ExprRef body) {
-  return impl_->enc.forall(vars, body);
-}
+template class Translator<Cvc5Terms>;
 
 }  // namespace tandem::smt

@@ -2,16 +2,14 @@
 
 #include <string>
 
-#include "mc/smt/encoder.h"
+#include "mc/smt/translator_impl.h"
 
 namespace tandem::smt {
-
-namespace {
 
 // The SMT-LIB vocabulary of encoder.h over Z3's C API (explicit about signedness, unlike the
 // overloaded C++ operators).
 struct Z3Builder {
-  using Term = z3::expr;
+  using Term = Z3Terms::Term;
   using Fun = z3::func_decl;
 
   z3::context& ctx;
@@ -187,31 +185,6 @@ struct Z3Builder {
   }
 };
 
-}  // namespace
-
-struct Z3Translator::Impl {
-  Impl(z3::context& ctx, TermNaming n) : naming(std::move(n)), builder{ctx}, enc(builder, naming) {}
-  TermNaming naming;
-  Z3Builder builder;
-  Encoder<Z3Builder> enc;
-};
-
-Z3Translator::Z3Translator(z3::context& ctx, TermNaming naming)
-    : impl_(std::make_unique<Impl>(ctx, std::move(naming))) {}
-Z3Translator::~Z3Translator() = default;
-
-z3::expr Z3Translator::term(ExprRef e) { return impl_->enc.term(e); }
-std::optional<z3::expr> Z3Translator::length(ExprRef e) { return impl_->enc.encode(e).length; }
-z3::expr Z3Translator::selectAt(ExprRef array, const BigInt& index) {
-  return impl_->enc.selectAt(array, index);
-}
-std::vector<z3::expr> Z3Translator::sideConstraints(std::span<const ExprRef> roots) {
-  std::vector<z3::expr> out;
-  impl_->enc.sideConstraints(roots, out);
-  return out;
-}
-Quantified<z3::expr> Z3Translator::mkForall(std::span<const ExprRef> vars, ExprRef body) {
-  return impl_->enc.forall(vars, body);
-}
+template class Translator<Z3Terms>;
 
 }  // namespace tandem::smt
