@@ -21,22 +21,12 @@ namespace {
 
 // cvc5 answers value queries only until the next change to the session, so the model is read
 // out right after the check.
-class Cvc5ModelSource final : public ModelSource {
+class Cvc5ModelSource final : public TranslatedModelSource<Cvc5Terms> {
  public:
-  Cvc5ModelSource(Cvc5Translator& tr, cvc5::Solver& s) : tr_(tr), s_(s) {}
-
-  std::optional<BigInt> scalar(ExprRef e) override { return value(tr_.term(e)); }
-  std::optional<BigInt> length(ExprRef array) override {
-    auto len = tr_.length(array);
-    if (!len) return std::nullopt;
-    return value(*len);
-  }
-  std::optional<BigInt> element(ExprRef array, const BigInt& index) override {
-    return value(tr_.selectAt(array, index));
-  }
+  Cvc5ModelSource(Cvc5Translator& tr, cvc5::Solver& s) : TranslatedModelSource(tr), s_(s) {}
 
  private:
-  std::optional<BigInt> value(const cvc5::Term& t) {
+  std::optional<BigInt> value(const cvc5::Term& t) override {
     cvc5::Term v = s_.getValue(t);
     if (v.isBooleanValue()) return BigInt(v.getBooleanValue() ? 1 : 0);
     if (v.isIntegerValue()) return BigInt::parse(v.getIntegerValue());
@@ -54,7 +44,6 @@ class Cvc5ModelSource final : public ModelSource {
     return std::nullopt;
   }
 
-  Cvc5Translator& tr_;
   cvc5::Solver& s_;
 };
 

@@ -2,7 +2,8 @@
 // The translator only builds terms; the back end's session owns what is asserted. One class for
 // every back end: `Terms` names the back end's Term, the Factory that makes terms, and the Builder
 // (encoder.h) over its API. Each back end instantiates it in its own .cpp, where the builder is
-// defined (z3_translate.h, cvc5_translate.h), so its API stays out of this header.
+// defined (z3_translate.h, cvc5_translate.h), so its API stays out of this header. Models are
+// read back through the same terms (TranslatedModelSource).
 #pragma once
 
 #include <memory>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "mc/expr/expr.h"
+#include "mc/smt/model_extract.h"
 #include "mc/smt/smt_ops.h"
 #include "mc/smt/term_naming.h"
 
@@ -40,6 +42,31 @@ class Translator {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+};
+
+// A back end's model read through its translator: a scalar, length or element is the value of
+// the term the translator made for it, which the back end reads.
+template <class Terms>
+class TranslatedModelSource : public ModelSource {
+ public:
+  explicit TranslatedModelSource(Translator<Terms>& tr) : tr_(tr) {}
+
+  std::optional<BigInt> scalar(ExprRef e) final { return value(tr_.term(e)); }
+  std::optional<BigInt> length(ExprRef array) final {
+    auto len = tr_.length(array);
+    if (!len) return std::nullopt;
+    return value(*len);
+  }
+  std::optional<BigInt> element(ExprRef array, const BigInt& index) final {
+    return value(tr_.selectAt(array, index));
+  }
+
+ protected:
+  // In the encoding of ModelSource::scalar: bool 0/1, bit-vectors signed, f64 bit patterns.
+  virtual std::optional<BigInt> value(const typename Terms::Term& t) = 0;
+
+ private:
+  Translator<Terms>& tr_;
 };
 
 }  // namespace tandem::smt

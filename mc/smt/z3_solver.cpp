@@ -18,22 +18,12 @@ namespace tandem::smt {
 
 namespace {
 
-class Z3ModelSource final : public ModelSource {
+class Z3ModelSource final : public TranslatedModelSource<Z3Terms> {
  public:
-  Z3ModelSource(Z3Translator& tr, z3::model m) : tr_(tr), model_(std::move(m)) {}
-
-  std::optional<BigInt> scalar(ExprRef e) override { return value(tr_.term(e)); }
-  std::optional<BigInt> length(ExprRef array) override {
-    auto len = tr_.length(array);
-    if (!len) return std::nullopt;
-    return value(*len);
-  }
-  std::optional<BigInt> element(ExprRef array, const BigInt& index) override {
-    return value(tr_.selectAt(array, index));
-  }
+  Z3ModelSource(Z3Translator& tr, z3::model m) : TranslatedModelSource(tr), model_(std::move(m)) {}
 
  private:
-  std::optional<BigInt> value(const z3::expr& t) {
+  std::optional<BigInt> value(const z3::expr& t) override {
     z3::expr v = model_.eval(t, /*model_completion=*/true);
     if (v.is_true()) return BigInt(1);
     if (v.is_false()) return BigInt(0);
@@ -58,7 +48,6 @@ class Z3ModelSource final : public ModelSource {
     return BigInt(static_cast<int64_t>(u));
   }
 
-  Z3Translator& tr_;
   z3::model model_;
 };
 
