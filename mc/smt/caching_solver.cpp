@@ -4,7 +4,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "mc/smt/assertion_stack.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/solver_decorator.h"
 
@@ -23,11 +22,11 @@ struct QueryKeyHash {
   }
 };
 
-class CachingSolver final : public SolverDecorator {
+class CachingSolver final : public MirroringDecorator {
  public:
   // The inner checks do not see the client's assumptions as assumptions.
   std::optional<std::vector<size_t>> unsatAssumptions() const override { return std::nullopt; }
-  explicit CachingSolver(std::unique_ptr<Solver> inner) : SolverDecorator(std::move(inner)) {}
+  explicit CachingSolver(std::unique_ptr<Solver> inner) : MirroringDecorator(std::move(inner)) {}
 
   std::string name() const override { return wrappedName("cache"); }
   const Model& model() const override {
@@ -37,21 +36,8 @@ class CachingSolver final : public SolverDecorator {
 
  protected:
   // The wrapped solver sees every assertion, so a miss is answered by it directly.
-  void doAdd(ExprRef formula) override {
-    SolverDecorator::doAdd(formula);
-    stack_.add(formula);
-  }
-  void doPush() override {
-    SolverDecorator::doPush();
-    stack_.push();
-  }
-  void doPop(unsigned levels) override {
-    SolverDecorator::doPop(levels);
-    stack_.pop(levels);
-  }
-
   CheckResult doCheck(std::span<const ExprRef> assumptions) override {
-    QueryKey key = stack_.with(assumptions);
+    QueryKey key = assertions().with(assumptions);
     std::sort(key.begin(), key.end());
     key.erase(std::unique(key.begin(), key.end()), key.end());
     if (auto it = entries_.find(key); it != entries_.end()) {
@@ -67,7 +53,7 @@ class CachingSolver final : public SolverDecorator {
   }
 
   void addChainStats(SolverStats& into) const override {
-    SolverDecorator::addChainStats(into);
+    MirroringDecorator::addChainStats(into);
     into.cacheHits += hits_;
     into.cacheMisses += misses_;
   }
@@ -77,7 +63,6 @@ class CachingSolver final : public SolverDecorator {
     CheckResult result;
     std::shared_ptr<const Model> model;
   };
-  AssertionStack stack_;
   std::unordered_map<QueryKey, Entry, QueryKeyHash> entries_;
   std::shared_ptr<const Model> model_;
   uint64_t hits_ = 0, misses_ = 0;

@@ -2,7 +2,6 @@
 
 #include <fstream>
 
-#include "mc/smt/assertion_stack.h"
 #include "mc/smt/smt_error.h"
 #include "mc/smt/smtlib_translate.h"
 #include "mc/smt/solver_decorator.h"
@@ -11,10 +10,12 @@ namespace tandem::smt {
 
 namespace {
 
-class LoggingSolver final : public SolverDecorator {
+class LoggingSolver final : public MirroringDecorator {
  public:
   LoggingSolver(std::unique_ptr<Solver> inner, const std::string& path, TermNaming naming)
-      : SolverDecorator(std::move(inner)), out_(path, std::ios::trunc), text_(std::move(naming)) {
+      : MirroringDecorator(std::move(inner)),
+        out_(path, std::ios::trunc),
+        text_(std::move(naming)) {
     if (!out_) throw SmtError("cannot write the SMT log '" + path + "'");
     out_ << "; Tandem SMT query log: standalone SMT-LIB 2 scripts separated by (reset).\n";
   }
@@ -22,38 +23,24 @@ class LoggingSolver final : public SolverDecorator {
   std::string name() const override { return wrappedName("log"); }
 
  protected:
-  void doAdd(ExprRef formula) override {
-    SolverDecorator::doAdd(formula);  // only formulas the solver accepted reach the log
-    stack_.add(formula);
-  }
-  void doPush() override {
-    SolverDecorator::doPush();
-    stack_.push();
-  }
-  void doPop(unsigned levels) override {
-    SolverDecorator::doPop(levels);
-    stack_.pop(levels);
-  }
-
   CheckResult doCheck(std::span<const ExprRef> assumptions) override {
     ++logged_;
     // Written and flushed first, so a query that crashes or hangs the solver is in the log.
     out_ << "; query " << logged_ << " (" << inner().name() << ")\n"
-         << text_.script(stack_.with(assumptions)) << std::flush;
+         << text_.script(assertions().with(assumptions)) << std::flush;
     CheckResult r = inner().check(assumptions);
     out_ << "; answer: " << r.toString() << "\n(reset)\n" << std::flush;
     return r;
   }
 
   void addChainStats(SolverStats& into) const override {
-    SolverDecorator::addChainStats(into);
+    MirroringDecorator::addChainStats(into);
     into.loggedQueries += logged_;
   }
 
  private:
   std::ofstream out_;
   SmtLibTranslator text_;
-  AssertionStack stack_;
   uint64_t logged_ = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "mc/smt/assertion_stack.h"
 #include "mc/smt/solver.h"
 
 namespace tandem::smt {
@@ -41,6 +42,30 @@ class SolverDecorator : public Solver {
 
  private:
   std::unique_ptr<Solver> inner_;
+};
+
+// A decorator that keeps its own copy of the wrapped solver's assertion stack (the cache for its
+// keys, the log for its scripts): only what the wrapped solver accepted, in the same scopes.
+class MirroringDecorator : public SolverDecorator {
+ protected:
+  using SolverDecorator::SolverDecorator;
+  const AssertionStack& assertions() const { return stack_; }
+
+  void doAdd(ExprRef formula) override {
+    SolverDecorator::doAdd(formula);
+    stack_.add(formula);
+  }
+  void doPush() override {
+    SolverDecorator::doPush();
+    stack_.push();
+  }
+  void doPop(unsigned levels) override {
+    SolverDecorator::doPop(levels);
+    stack_.pop(levels);
+  }
+
+ private:
+  AssertionStack stack_;
 };
 
 }  // namespace tandem::smt
