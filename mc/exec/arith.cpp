@@ -86,31 +86,9 @@ Result<Value> intBinary(Op op, const BigInt& x, const BigInt& y, const Value& a,
 
 // f64 operands: IEEE, with no error (x / 0 is an infinity or NaN).
 Result<Value> floatBinary(Op op, double x, double y) {
-  using f64::Arith, f64::Compare;
-  switch (op) {
-    case Op::Add:
-      return Value::f64(f64::arith(Arith::Add, x, y));
-    case Op::Sub:
-      return Value::f64(f64::arith(Arith::Sub, x, y));
-    case Op::Mul:
-      return Value::f64(f64::arith(Arith::Mul, x, y));
-    case Op::Div:
-      return Value::f64(f64::arith(Arith::Div, x, y));
-    case Op::Eq:
-      return Value::boolean(f64::compare(Compare::Eq, x, y));
-    case Op::Ne:
-      return Value::boolean(f64::compare(Compare::Ne, x, y));
-    case Op::Lt:
-      return Value::boolean(f64::compare(Compare::Lt, x, y));
-    case Op::Le:
-      return Value::boolean(f64::compare(Compare::Le, x, y));
-    case Op::Gt:
-      return Value::boolean(f64::compare(Compare::Gt, x, y));
-    case Op::Ge:
-      return Value::boolean(f64::compare(Compare::Ge, x, y));
-    default:
-      return internal(std::string("f64 operator ") + opName(op));
-  }
+  if (auto k = f64ArithOf(op)) return Value::f64(f64::arith(*k, x, y));
+  if (auto k = f64CompareOf(op)) return Value::boolean(f64::compare(*k, x, y));
+  return internal(std::string("f64 operator ") + opName(op));
 }
 
 // `int(x)`, `i32(x)`, `i64(x)` of an f64: truncation toward zero, then the integral conversion.

@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
 #include "mc/expr/bigint.h"
+#include "mc/expr/float64.h"
 #include "mc/expr/types.h"
 
 namespace tandem {
@@ -84,6 +86,40 @@ inline bool isConnective(Op op) {
 // Comparisons: `!(a op b)` is `a negated(op) b`; `a op b` is `b mirrored(op) a`. Other ops: as is.
 Op negatedComparison(Op op);
 Op mirroredComparison(Op op);
+// The IEEE operation (float64.h) of an operator on f64 operands: + - * / and the comparisons;
+// nullopt for the others (% has none).
+constexpr std::optional<f64::Arith> f64ArithOf(Op op) {
+  switch (op) {
+    case Op::Add:
+      return f64::Arith::Add;
+    case Op::Sub:
+      return f64::Arith::Sub;
+    case Op::Mul:
+      return f64::Arith::Mul;
+    case Op::Div:
+      return f64::Arith::Div;
+    default:
+      return std::nullopt;
+  }
+}
+constexpr std::optional<f64::Compare> f64CompareOf(Op op) {
+  switch (op) {
+    case Op::Eq:
+      return f64::Compare::Eq;
+    case Op::Ne:
+      return f64::Compare::Ne;
+    case Op::Lt:
+      return f64::Compare::Lt;
+    case Op::Le:
+      return f64::Compare::Le;
+    case Op::Gt:
+      return f64::Compare::Gt;
+    case Op::Ge:
+      return f64::Compare::Ge;
+    default:
+      return std::nullopt;
+  }
+}
 
 struct ExprNode {
   Op op;

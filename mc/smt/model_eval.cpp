@@ -152,14 +152,8 @@ class Evaluator {
         const NumClass c = operandClass(e->kid(0), e->kid(1));
         auto a = scalar(e->kid(0), c), b = scalar(e->kid(1), c);
         if (!a || !b) return std::nullopt;
-        if (c.isFloat) {
-          using f64::Compare;
-          const Compare k = e->op == Op::Lt   ? Compare::Lt
-                            : e->op == Op::Le ? Compare::Le
-                            : e->op == Op::Gt ? Compare::Gt
-                                              : Compare::Ge;
-          return boolValue(f64::compare(k, asDouble(*a), asDouble(*b)));
-        }
+        if (c.isFloat)
+          return boolValue(f64::compare(*f64CompareOf(e->op), asDouble(*a), asDouble(*b)));
         const auto o = *a <=> *b;
         const bool r = e->op == Op::Lt   ? o < 0
                        : e->op == Op::Le ? o <= 0
@@ -269,13 +263,9 @@ class Evaluator {
     const BigInt& x = *a;
     const BigInt& y = *b;
     if (c.isFloat) {
-      using f64::Arith;
-      const Arith k = e->op == Op::Add   ? Arith::Add
-                      : e->op == Op::Sub ? Arith::Sub
-                      : e->op == Op::Mul ? Arith::Mul
-                                         : Arith::Div;
-      if (e->op == Op::Mod) return std::nullopt;
-      return scalarValue(fromDouble(f64::arith(k, asDouble(x), asDouble(y))));
+      auto k = f64ArithOf(e->op);
+      if (!k) return std::nullopt;  // %
+      return scalarValue(fromDouble(f64::arith(*k, asDouble(x), asDouble(y))));
     }
     switch (e->op) {
       case Op::Add:
