@@ -21,7 +21,7 @@ namespace {
 
 // cvc5 answers value queries only until the next change to the session, so the model is read
 // out right after the check.
-class Cvc5ModelSource final : public TranslatedModelSource<Cvc5Terms> {
+class Cvc5ModelSource final : public TranslatedModelSource<Cvc5Translator> {
  public:
   Cvc5ModelSource(Cvc5Translator& tr, cvc5::Solver& s) : TranslatedModelSource(tr), s_(s) {}
 

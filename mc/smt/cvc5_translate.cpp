@@ -7,7 +7,7 @@
 namespace tandem::smt {
 
 struct Cvc5Builder {
-  using Term = Cvc5Terms::Term;
+  using Term = cvc5::Term;
   using Fun = cvc5::Term;
 
   cvc5::Solver& s;
@@ -170,6 +170,6 @@ struct Cvc5Builder {
   }
 };
 
-template class Translator<Cvc5Terms>;
+template class Translator<cvc5::Term, cvc5::Solver, Cvc5Builder>;
 
 }  // namespace tandem::smt

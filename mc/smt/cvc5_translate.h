@@ -11,13 +11,7 @@ namespace tandem::smt {
 
 struct Cvc5Builder;  // encoder.h's builder over cvc5's API (cvc5_translate.cpp)
 
-struct Cvc5Terms {
-  using Term = cvc5::Term;
-  using Factory = cvc5::Solver;
-  using Builder = Cvc5Builder;
-};
-
-using Cvc5Translator = Translator<Cvc5Terms>;
-extern template class Translator<Cvc5Terms>;
+using Cvc5Translator = Translator<cvc5::Term, cvc5::Solver, Cvc5Builder>;
+extern template class Translator<cvc5::Term, cvc5::Solver, Cvc5Builder>;
 
 }  // namespace tandem::smt

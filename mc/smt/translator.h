@@ -1,9 +1,9 @@
 // Tandem expressions as a back end's terms (the encoding is encoder.h's), cached per expression.
 // The translator only builds terms; the back end's session owns what is asserted. One class for
-// every back end: `Terms` names the back end's Term, the Factory that makes terms, and the Builder
-// (encoder.h) over its API. Each back end instantiates it in its own .cpp, where the builder is
-// defined (z3_translate.h, cvc5_translate.h), so its API stays out of this header. Models are
-// read back through the same terms (TranslatedModelSource).
+// every back end: its terms are `TermType`, made by a `Factory` through `Builder`, encoder.h's
+// builder over the back end's API. Each back end instantiates it in its own .cpp, where the
+// builder is defined (z3_translate.h, cvc5_translate.h), so that API stays out of this header.
+// Models are read back through the same terms (TranslatedModelSource).
 #pragma once
 
 #include <memory>
@@ -18,12 +18,12 @@
 
 namespace tandem::smt {
 
-template <class Terms>
+template <class TermType, class Factory, class Builder>
 class Translator {
  public:
-  using Term = typename Terms::Term;
+  using Term = TermType;
 
-  Translator(typename Terms::Factory& factory, TermNaming naming);
+  Translator(Factory& factory, TermNaming naming);
   ~Translator();
   Translator(const Translator&) = delete;
   Translator& operator=(const Translator&) = delete;
@@ -46,10 +46,10 @@ class Translator {
 
 // A back end's model read through its translator: a scalar, length or element is the value of
 // the term the translator made for it, which the back end reads.
-template <class Terms>
+template <class Tr>
 class TranslatedModelSource : public ModelSource {
  public:
-  explicit TranslatedModelSource(Translator<Terms>& tr) : tr_(tr) {}
+  explicit TranslatedModelSource(Tr& tr) : tr_(tr) {}
 
   std::optional<BigInt> scalar(ExprRef e) final { return value(tr_.term(e)); }
   std::optional<BigInt> length(ExprRef array) final {
@@ -63,10 +63,10 @@ class TranslatedModelSource : public ModelSource {
 
  protected:
   // In the encoding of ModelSource::scalar: bool 0/1, bit-vectors signed, f64 bit patterns.
-  virtual std::optional<BigInt> value(const typename Terms::Term& t) = 0;
+  virtual std::optional<BigInt> value(const typename Tr::Term& t) = 0;
 
  private:
-  Translator<Terms>& tr_;
+  Tr& tr_;
 };
 
 }  // namespace tandem::smt

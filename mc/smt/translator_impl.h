@@ -2,6 +2,7 @@
 // after its builder: only those include this, so encoder.h stays out of the sessions.
 #pragma once
 
+#include <type_traits>
 #include <utility>
 
 #include "mc/smt/encoder.h"
@@ -9,41 +10,43 @@
 
 namespace tandem::smt {
 
-template <class Terms>
-struct Translator<Terms>::Impl {
-  Impl(typename Terms::Factory& f, TermNaming n)
-      : naming(std::move(n)), builder{f}, enc(builder, naming) {}
+template <class TermType, class Factory, class Builder>
+struct Translator<TermType, Factory, Builder>::Impl {
+  static_assert(std::is_same_v<TermType, typename Builder::Term>);
+  Impl(Factory& f, TermNaming n) : naming(std::move(n)), builder{f}, enc(builder, naming) {}
   TermNaming naming;
-  typename Terms::Builder builder;
-  Encoder<typename Terms::Builder> enc;
+  Builder builder;
+  Encoder<Builder> enc;
 };
 
-template <class Terms>
-Translator<Terms>::Translator(typename Terms::Factory& factory, TermNaming naming)
+template <class TermType, class Factory, class Builder>
+Translator<TermType, Factory, Builder>::Translator(Factory& factory, TermNaming naming)
     : impl_(std::make_unique<Impl>(factory, std::move(naming))) {}
-template <class Terms>
-Translator<Terms>::~Translator() = default;
+template <class TermType, class Factory, class Builder>
+Translator<TermType, Factory, Builder>::~Translator() = default;
 
-template <class Terms>
-auto Translator<Terms>::term(ExprRef e) -> Term {
+template <class TermType, class Factory, class Builder>
+auto Translator<TermType, Factory, Builder>::term(ExprRef e) -> Term {
   return impl_->enc.term(e);
 }
-template <class Terms>
-auto Translator<Terms>::length(ExprRef e) -> std::optional<Term> {
+template <class TermType, class Factory, class Builder>
+auto Translator<TermType, Factory, Builder>::length(ExprRef e) -> std::optional<Term> {
   return impl_->enc.encode(e).length;
 }
-template <class Terms>
-auto Translator<Terms>::selectAt(ExprRef array, const BigInt& index) -> Term {
+template <class TermType, class Factory, class Builder>
+auto Translator<TermType, Factory, Builder>::selectAt(ExprRef array, const BigInt& index) -> Term {
   return impl_->enc.selectAt(array, index);
 }
-template <class Terms>
-auto Translator<Terms>::sideConstraints(std::span<const ExprRef> roots) -> std::vector<Term> {
+template <class TermType, class Factory, class Builder>
+auto Translator<TermType, Factory, Builder>::sideConstraints(std::span<const ExprRef> roots)
+    -> std::vector<Term> {
   std::vector<Term> out;
   impl_->enc.sideConstraints(roots, out);
   return out;
 }
-template <class Terms>
-auto Translator<Terms>::mkForall(std::span<const ExprRef> vars, ExprRef body) -> Quantified<Term> {
+template <class TermType, class Factory, class Builder>
+auto Translator<TermType, Factory, Builder>::mkForall(std::span<const ExprRef> vars, ExprRef body)
+    -> Quantified<Term> {
   return impl_->enc.forall(vars, body);
 }
 

@@ -18,7 +18,7 @@ namespace tandem::smt {
 
 namespace {
 
-class Z3ModelSource final : public TranslatedModelSource<Z3Terms> {
+class Z3ModelSource final : public TranslatedModelSource<Z3Translator> {
  public:
   Z3ModelSource(Z3Translator& tr, z3::model m) : TranslatedModelSource(tr), model_(std::move(m)) {}
 

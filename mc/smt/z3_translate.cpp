@@ -9,7 +9,7 @@ namespace tandem::smt {
 // The SMT-LIB vocabulary of encoder.h over Z3's C API (explicit about signedness, unlike the
 // overloaded C++ operators).
 struct Z3Builder {
-  using Term = Z3Terms::Term;
+  using Term = z3::expr;
   using Fun = z3::func_decl;
 
   z3::context& ctx;
@@ -185,6 +185,6 @@ struct Z3Builder {
   }
 };
 
-template class Translator<Z3Terms>;
+template class Translator<z3::expr, z3::context, Z3Builder>;
 
 }  // namespace tandem::smt

@@ -10,14 +10,7 @@ namespace tandem::smt {
 
 struct Z3Builder;  // encoder.h's builder over Z3's C API (z3_translate.cpp)
 
-// The context makes the terms.
-struct Z3Terms {
-  using Term = z3::expr;
-  using Factory = z3::context;
-  using Builder = Z3Builder;
-};
-
-using Z3Translator = Translator<Z3Terms>;
-extern template class Translator<Z3Terms>;
+using Z3Translator = Translator<z3::expr, z3::context, Z3Builder>;
+extern template class Translator<z3::expr, z3::context, Z3Builder>;
 
 }  // namespace tandem::smt
