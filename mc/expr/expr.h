@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "mc/expr/bigint.h"
@@ -87,39 +88,22 @@ inline bool isConnective(Op op) {
 Op negatedComparison(Op op);
 Op mirroredComparison(Op op);
 // The IEEE operation (float64.h) of an operator on f64 operands: + - * / and the comparisons;
-// nullopt for the others (% has none).
-constexpr std::optional<f64::Arith> f64ArithOf(Op op) {
-  switch (op) {
-    case Op::Add:
-      return f64::Arith::Add;
-    case Op::Sub:
-      return f64::Arith::Sub;
-    case Op::Mul:
-      return f64::Arith::Mul;
-    case Op::Div:
-      return f64::Arith::Div;
-    default:
-      return std::nullopt;
-  }
+// nullopt for the others (% has none). Tables, as enum_names.h, so each pair is written once.
+inline constexpr std::pair<Op, f64::Arith> kF64Arith[] = {{Op::Add, f64::Arith::Add},
+                                                          {Op::Sub, f64::Arith::Sub},
+                                                          {Op::Mul, f64::Arith::Mul},
+                                                          {Op::Div, f64::Arith::Div}};
+inline constexpr std::pair<Op, f64::Compare> kF64Compare[] = {
+    {Op::Eq, f64::Compare::Eq}, {Op::Ne, f64::Compare::Ne}, {Op::Lt, f64::Compare::Lt},
+    {Op::Le, f64::Compare::Le}, {Op::Gt, f64::Compare::Gt}, {Op::Ge, f64::Compare::Ge}};
+template <class T, size_t N>
+constexpr std::optional<T> operationOf(const std::pair<Op, T> (&table)[N], Op op) {
+  for (const auto& [o, t] : table)
+    if (o == op) return t;
+  return std::nullopt;
 }
-constexpr std::optional<f64::Compare> f64CompareOf(Op op) {
-  switch (op) {
-    case Op::Eq:
-      return f64::Compare::Eq;
-    case Op::Ne:
-      return f64::Compare::Ne;
-    case Op::Lt:
-      return f64::Compare::Lt;
-    case Op::Le:
-      return f64::Compare::Le;
-    case Op::Gt:
-      return f64::Compare::Gt;
-    case Op::Ge:
-      return f64::Compare::Ge;
-    default:
-      return std::nullopt;
-  }
-}
+constexpr std::optional<f64::Arith> f64ArithOf(Op op) { return operationOf(kF64Arith, op); }
+constexpr std::optional<f64::Compare> f64CompareOf(Op op) { return operationOf(kF64Compare, op); }
 
 struct ExprNode {
   Op op;
