@@ -30,7 +30,7 @@ class Lowerer {
     declareChannels();
     if (d_.hasErrors()) return false;
     for (const Process& proc : m_.processes) lowerTransitions(proc, syms_.procs.at(proc.name));
-    finish();
+    ir::linkEdges(p_);
     return !d_.hasErrors();
   }
 
@@ -246,34 +246,6 @@ class Lowerer {
       e.loc = t.loc;
       e.text = t.text;
       p_.edges.push_back(std::move(e));
-    }
-  }
-
-  // Out-edge lists and loop heads (targets of DFS back edges), as lowerProgram computes them.
-  // The DFS is iterative: a generated model may have long chains of states.
-  void finish() {
-    for (ir::EdgeId i = 0; i < p_.edges.size(); ++i) p_.locs[p_.edges[i].from].out.push_back(i);
-    std::vector<uint8_t> state(p_.locs.size(), 0);  // 0 new, 1 on the stack, 2 done
-    for (ir::CfaId pc : p_.processes) {
-      ir::LocId entry = p_.cfas[pc].entry;
-      if (entry == ir::kNone) continue;
-      std::vector<std::pair<ir::LocId, size_t>> stack{{entry, 0}};
-      state[entry] = 1;
-      while (!stack.empty()) {
-        auto& [l, next] = stack.back();
-        if (next == p_.locs[l].out.size()) {
-          state[l] = 2;
-          stack.pop_back();
-          continue;
-        }
-        ir::LocId to = p_.edges[p_.locs[l].out[next++]].to;
-        if (state[to] == 1) {
-          p_.locs[to].loopHead = true;
-        } else if (state[to] == 0) {
-          state[to] = 1;
-          stack.emplace_back(to, 0);
-        }
-      }
     }
   }
 

@@ -9,6 +9,7 @@ bool Program::hasRendezvous() const {
 }
 
 bool Program::endLabelled(LocId l) const {
+  if (locs[l].validEnd) return true;
   for (const std::string& s : locs[l].labels)
     if (s.rfind("end", 0) == 0) return true;
   return false;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <utility>
 
 namespace tandem::ir {
 
@@ -108,6 +109,33 @@ VarId Program::addVariable(std::string name, TypeRef type, VarScope scope, CfaId
   v.slot = slot;
   vars.push_back(std::move(v));
   return static_cast<VarId>(vars.size() - 1);
+}
+
+// Iterative: a generated model may have long chains of states.
+void linkEdges(Program& p) {
+  for (EdgeId i = 0; i < p.edges.size(); ++i) p.locs[p.edges[i].from].out.push_back(i);
+  std::vector<uint8_t> state(p.locs.size(), 0);  // 0 new, 1 on the stack, 2 done
+  for (CfaId pc : p.processes) {
+    const LocId entry = p.cfas[pc].entry;
+    if (entry == kNone) continue;
+    std::vector<std::pair<LocId, size_t>> stack{{entry, 0}};
+    state[entry] = 1;
+    while (!stack.empty()) {
+      auto& [l, next] = stack.back();
+      if (next == p.locs[l].out.size()) {
+        state[l] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const LocId to = p.edges[p.locs[l].out[next++]].to;
+      if (state[to] == 1) {
+        p.locs[to].loopHead = true;
+      } else if (state[to] == 0) {
+        state[to] = 1;
+        stack.emplace_back(to, 0);
+      }
+    }
+  }
 }
 
 }  // namespace tandem::ir

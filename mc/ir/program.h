@@ -132,6 +132,9 @@ struct Location {
   bool atomic = false;    // strictly inside an `atomic` block: its process keeps the turn
   bool isEntry = false, isExit = false;
   bool callSite = false, afterCall = false, property = false;
+  // A thread may stay here for ever without a deadlock, as at an `end` label (Horn clauses: a
+  // derivation may stop anywhere).
+  bool validEnd = false;
 };
 
 enum class CfaKind : uint8_t { Proc, Method, ClassInit, Process, Rules };
@@ -253,7 +256,8 @@ struct Program {
   std::vector<std::vector<size_t>> initSchedule() const;
   // Whether some edge is a rendezvous (Sync) edge: engines without pairing refuse the model.
   bool hasRendezvous() const;
-  // A location labelled `end...` (SPIN's end labels): a valid end state of its process.
+  // A location labelled `end...` (SPIN's end labels) or marked Location::validEnd: a valid end
+  // state of its process.
   bool endLabelled(LocId l) const;
   const Cfa* findCfa(const std::string& name) const;
   CfaId findCfaId(const std::string& name, CfaKind kind) const;
@@ -271,6 +275,10 @@ struct Program {
   // Appends a variable (its other fields at their defaults) and returns its id.
   VarId addVariable(std::string name, TypeRef type, VarScope scope, CfaId owner, uint32_t slot);
 };
+
+// The out-edge lists of a program whose front end filled `edges` only, and the loop heads of its
+// processes (targets of back edges of a depth-first search from their entries).
+void linkEdges(Program& p);
 
 // Every assertion of `p` but `keep` becomes an assumption: an execution that fails one ends there
 // silently (prove --annotate proves one assertion alone; cover --prove-infeasible asks about
