@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "mc/dve/import.h"
+#include "mc/horn/import.h"
 #include "mc/ir/resolve_expr.h"
 #include "mc/lang/parser.h"
 
@@ -37,6 +38,21 @@ std::unique_ptr<ir::Program> loadDve(const SourceFile& file, const LoadOptions& 
   return program;
 }
 
+// CHC-COMP's Horn clauses: they have no invariants of their own, and `--invariant` would name
+// the lowering's locals, so it is refused rather than resolved.
+std::unique_ptr<ir::Program> loadHorn(const SourceFile& file, const LoadOptions& opts,
+                                      std::ostream& err, std::vector<FileDiagnostic>* collected) {
+  Diagnostics diags(&file);
+  auto program = importHorn(file, diags);
+  if (program && !opts.invariants.empty())
+    diags.error({1, 1}, "--invariant does not apply to Horn clauses (the property is the queries)");
+  if (diags.hasErrors()) {
+    reportDiagnostics(diags, file.path(), err, collected);
+    return nullptr;
+  }
+  return program;
+}
+
 bool endsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -47,6 +63,7 @@ bool endsWith(const std::string& s, std::string_view suffix) {
 const std::vector<FrontEnd>& frontEnds() {
   static const std::vector<FrontEnd> kAll = {
       {"dve", "a DVE model", {".dve"}, false, &loadDve},
+      {"chc", "Horn clauses (CHC-COMP)", {".smt2"}, false, &loadHorn},
       {"tdm", "a Tandem model", {}, true, &loadTdm},
   };
   return kAll;
