@@ -27,6 +27,8 @@ struct Output {
   report::TextOptions text;             // --trace, --trace-format, --stats
   std::string sarif, junit;             // --sarif FILE, --junit FILE
   std::vector<report::Verdict> failOn;  // --fail-on: verdicts that exit 1 as errors do
+  // --format chc-comp: only the answer CHC-COMP reads (sat, unsat or unknown) on stdout.
+  bool chcComp = false;
 };
 
 using AnyRequest = std::variant<engine::CheckRequest, engine::ProveRequest, engine::TestgenRequest,

@@ -239,6 +239,7 @@ std::vector<OptionSpec> buildTable() {
        inv.output.text.traceFormat = *parseTraceFormat(v);
        inv.output.text.trace = true;
      }},
+    {"format", 0, V::Choice, "FORMAT", "text", "prove: the report's form: text, or chc-comp (only sat for proved, unsat for error, unknown otherwise, as CHC-COMP reads a solver's answer)", kProve, {"text", "chc-comp"}, [](Invocation& inv, const std::string& v) { inv.output.chcComp = v == "chc-comp"; }},
     {"stats", 0, V::Flag, "", "", "print statistics", kAnalyses | kReplay, {}, [](Invocation& inv, const std::string&) { inv.output.text.stats = true; }},
     {"quiet", 0, V::Flag, "", "", "no progress line, no notes", kAnalyses | kReplay, {}, to(&Request::quiet)},
     {"progress", 0, V::Flag, "", "on a terminal", "a progress line on stderr once a second after 2 s", kAnalyses | kReplay, {}, out(&Output::progress)},
