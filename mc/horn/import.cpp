@@ -2,6 +2,7 @@
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "mc/horn/clauses.h"
@@ -20,7 +21,7 @@ void reportZ3Error(const std::string& raw, Diagnostics& diags) {
     std::string msg = m[3].str();
     while (!msg.empty() && msg.back() == ' ') msg.pop_back();
     diags.error({static_cast<uint32_t>(std::stoul(m[1].str())),
-                 static_cast<uint32_t>(std::stoul(m[2].str()))},
+                 std::max<uint32_t>(1, static_cast<uint32_t>(std::stoul(m[2].str())))},
                 msg);
     return;
   }

@@ -11,11 +11,18 @@ namespace {
 
 enum class DirectiveKind { None, Run, Expect };
 
-// Recognises `// RUN: rest` and `// EXPECT: rest` at the start of a line (after indentation).
+// Recognises `// RUN: rest` and `// EXPECT: rest` at the start of a line (after indentation),
+// and `; RUN: rest` (any number of `;`) in SMT-LIB files.
 DirectiveKind directiveOf(std::string_view line, std::string_view& rest) {
   line = trim(line);
-  if (!line.starts_with("//")) return DirectiveKind::None;
-  line = trim(line.substr(2));
+  if (line.starts_with("//")) {
+    line.remove_prefix(2);
+  } else if (line.starts_with(";")) {
+    while (line.starts_with(";")) line.remove_prefix(1);
+  } else {
+    return DirectiveKind::None;
+  }
+  line = trim(line);
   DirectiveKind kind = DirectiveKind::None;
   if (line.starts_with("RUN")) {
     kind = DirectiveKind::Run;

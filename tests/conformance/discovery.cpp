@@ -23,13 +23,14 @@ Discovery discoverFiles(const std::vector<std::string>& roots) {
     std::vector<std::string> found;
     fs::recursive_directory_iterator it(root, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
-      std::error_code entryEc;  // a dangling link is not a .tdm file, nor a reason to stop
-      if (it->is_regular_file(entryEc) && it->path().extension() == ".tdm") {
+      std::error_code entryEc;  // a dangling link is not a model, nor a reason to stop
+      const fs::path ext = it->path().extension();
+      if (it->is_regular_file(entryEc) && (ext == ".tdm" || ext == ".smt2")) {
         found.push_back(it->path().string());
       }
     }
     if (ec) d.errors.push_back(root + ": " + ec.message());
-    if (found.empty() && !ec) d.errors.push_back(root + ": no *.tdm file in this folder");
+    if (found.empty() && !ec) d.errors.push_back(root + ": no *.tdm or *.smt2 file in this folder");
     std::sort(found.begin(), found.end());
     d.files.insert(d.files.end(), found.begin(), found.end());
   }
