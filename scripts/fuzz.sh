@@ -40,7 +40,7 @@ ninja -C "$build" -j "$jobs" fuzzers | tail -1
 
 shared="$here/../shared"
 seeds="$build/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"/{tdm_fuzzer,dve_fuzzer,expr_fuzzer,replay_fuzzer}
+rm -rf "$seeds" && mkdir -p "$seeds"/{tdm_fuzzer,dve_fuzzer,expr_fuzzer,replay_fuzzer,horn_fuzzer}
 # .tdm: every model the project and the shared suite hold.
 find "$shared/conformance" "$shared/conformance-next" tests/conformance/cases tests/regress \
   examples models bench/models tests/golden -name '*.tdm' 2>/dev/null |
@@ -49,6 +49,10 @@ find "$shared/conformance" "$shared/conformance-next" tests/conformance/cases te
 find "$shared/external/beem/dve" -name '*.1.dve' 2>/dev/null | while read -r f; do
   cp "$f" "$seeds/dve_fuzzer/"
 done
+# Horn clauses: the front end's tests (the unsupported and malformed ones too) and CHC-COMP's
+# samples.
+find tests/chc "$shared/external/chc/lia-lin-samples" -name '*.smt2' 2>/dev/null |
+  while read -r f; do cp "$f" "$seeds/horn_fuzzer/$(echo "$f" | tr '/' '_')"; done
 # Expressions: the invariants and predicates of the .tdm files and the --invariant arguments
 # of the RUN lines and BEEM properties.
 python3 - "$seeds/tdm_fuzzer" "$seeds/expr_fuzzer" <<'EOF'
@@ -72,7 +76,7 @@ cp "$shared"/reported/replay/*.json "$seeds/replay_fuzzer/" 2>/dev/null || true
 
 status=0
 rows=()
-for f in tdm_fuzzer dve_fuzzer expr_fuzzer replay_fuzzer; do
+for f in tdm_fuzzer dve_fuzzer expr_fuzzer replay_fuzzer horn_fuzzer; do
   [[ -n "$only" && "$only" != "$f" ]] && continue
   corpus="$build/corpus/$f" arts="$build/artifacts"
   mkdir -p "$corpus" "$arts"
