@@ -1,12 +1,12 @@
 #include "mc/horn/lower.h"
 
-#include <functional>
 #include <map>
 #include <set>
 #include <utility>
 
 #include "mc/horn/substitution.h"
 #include "mc/ir/ir_printer.h"
+#include "mc/lang/scanner.h"
 
 namespace tandem::horn {
 
@@ -25,10 +25,6 @@ class Names {
   }
 
  private:
-  static bool isDigit(char c) { return c >= '0' && c <= '9'; }
-  static bool isIdentChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || isDigit(c);
-  }
   std::set<std::string> used_;
 };
 
@@ -44,7 +40,6 @@ class Lowerer {
       : ctx_(ctx), cs_(cs), at_(at), p_(p), tt_(*p.types), em_(*p.exprs) {}
 
   void run() {
-    p_.endStates = true;
     cfa_ = static_cast<ir::CfaId>(p_.cfas.size());
     ir::Cfa c;
     c.name = "chc";
