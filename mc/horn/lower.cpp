@@ -159,13 +159,8 @@ class Lowerer {
     if (!havocked.empty()) {
       const ir::LocId mid = location("clause" + std::to_string(cl.assertion + 1), at);
       std::vector<ir::Assignment> havoc;
-      std::string vars;
-      for (auto& [id, var] : havocked) {
-        havoc.push_back({em_.var(var, p_.vars[var].type), nullptr});
-        vars += (vars.empty() ? "" : ", ") + p_.vars[var].name;
-      }
-      edge(from, mid, em_.mkAnd(std::span<const ExprRef>(early)), std::move(havoc), at,
-           name + " havoc " + vars);
+      for (auto& [id, var] : havocked) havoc.push_back({em_.var(var, p_.vars[var].type), nullptr});
+      edge(from, mid, em_.mkAnd(std::span<const ExprRef>(early)), std::move(havoc), at, name);
       early.clear();
       from = mid;
     }
@@ -183,10 +178,13 @@ class Lowerer {
     e.assigns = std::move(assigns);
     e.loc = at;
     if (e.guard) text += " [" + ir::exprToString(p_, e.guard) + "]";
+    // The havocs (a clause's first edge) as `havoc a, b`, else the parallel assignment.
+    const bool havoc = !e.assigns.empty() && !e.assigns[0].rhs;
+    if (havoc) text += " havoc";
     for (size_t i = 0; i < e.assigns.size(); ++i) {
       const ir::Assignment& a = e.assigns[i];
-      text += (i == 0 ? " " : ", ") + ir::exprToString(p_, a.lhs) +
-              " := " + (a.rhs ? ir::exprToString(p_, a.rhs) : "*");
+      text += (i == 0 ? " " : ", ") + ir::exprToString(p_, a.lhs);
+      if (!havoc) text += " := " + ir::exprToString(p_, a.rhs);
     }
     e.text = std::move(text);
     p_.edges.push_back(std::move(e));
