@@ -257,7 +257,7 @@ class Inference {
       const ir::Edge& ed = p_.edges[id];
       if (ed.kind == ir::EdgeKind::Command) {
         std::vector<ExprRef> guards;
-        splitConjuncts(ed.guard, guards);
+        ir::conjuncts(ed.guard, guards);
         if (f.check)
           for (ExprRef g : guards) offer(boundRelation(em_, g, e), ed.from, round, q, kSeed, false);
         // Around a loop (or from method to method) an update `i := i + 1` would turn `i < n`
@@ -318,15 +318,6 @@ class Inference {
     next.push_back(cls.init);
     for (ir::CfaId m : next)
       offer(e, p_.cfas[m].exit, e == found_[q].expr ? round : round + 1, q, kSeed, false);
-  }
-
-  static void splitConjuncts(ExprRef e, std::vector<ExprRef>& out) {
-    if (!e) return;
-    if (e->op == Op::And) {
-      for (ExprRef k : e->kids) splitConjuncts(k, out);
-      return;
-    }
-    out.push_back(e);
   }
 
   const ir::Program& p_;

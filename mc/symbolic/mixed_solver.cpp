@@ -431,27 +431,10 @@ class MixedPathSolver final : public CachedPathSolver {
     const TypeKind k = s->type->kind;
     if (k == TypeKind::F64) return randomFloat(s, base);
     if (k != TypeKind::Int && k != TypeKind::I32 && k != TypeKind::I64) return std::nullopt;
-    const BigInt range(kRandomRange);
     auto [lo, hi] = bracket(s, base);
-    if (lo && hi && *lo > *hi) {  // no solution in the range: one side, by a coin
-      if (rng_() % 2)
-        lo.reset();
-      else
-        hi.reset();
-    }
-    BigInt from, to;
-    if (lo && hi) {
-      from = *lo;
-      to = *hi;
-    } else if (lo) {
-      from = *lo;
-      to = *lo + range + range;
-    } else if (hi) {
-      from = *hi - range - range;
-      to = *hi;
-    } else {
-      return std::nullopt;  // unknown answers
-    }
+    auto drawn = window(lo, hi, BigInt(kRandomRange));
+    if (!drawn) return std::nullopt;  // unknown answers
+    auto [from, to] = *drawn;
     if (unsigned w = s->type->bitWidth()) {  // i32, i64: the window within the type's values
       const BigInt least(w == 64 ? std::numeric_limits<int64_t>::min() : INT32_MIN);
       const BigInt greatest(w == 64 ? std::numeric_limits<int64_t>::max() : INT32_MAX);
@@ -610,31 +593,33 @@ class MixedPathSolver final : public CachedPathSolver {
     return randomIn(rng_, *lo, *hi);
   }
 
-  // randomValue for an f64 that `base` refuses: the same, with the least and greatest solutions
-  // found by nearestFloat and a value drawn uniformly between them (as reals, then rounded); no
-  // nearest solution when that draw is refused too: simplePC's solution then chooses.
-  std::optional<BigInt> randomFloat(ExprRef s, const std::vector<ExprRef>& base) {
-    const double range = static_cast<double>(kRandomRange);
-    auto [lo, hi] = floatBracket(s, base);
-    if (lo && hi && *lo > *hi) {  // no solution in the range: one side, by a coin
+  // Where to draw from, given the least and greatest solutions in the range (either may be
+  // unknown): between them; when the range holds none (lo > hi), beside one of them, chosen by a
+  // coin (which resets the other); nullopt when neither is known.
+  template <class T>
+  std::optional<std::pair<T, T>> window(std::optional<T>& lo, std::optional<T>& hi,
+                                        const T& range) {
+    if (lo && hi && *lo > *hi) {
       if (rng_() % 2)
         lo.reset();
       else
         hi.reset();
     }
-    double from = 0, to = 0;
-    if (lo && hi) {
-      from = *lo;
-      to = *hi;
-    } else if (lo) {
-      from = *lo;
-      to = *lo + 2 * range;
-    } else if (hi) {
-      from = *hi - 2 * range;
-      to = *hi;
-    } else {
-      return std::nullopt;  // unknown answers
-    }
+    const T twice = range + range;
+    if (lo && hi) return std::make_pair(*lo, *hi);
+    if (lo) return std::make_pair(*lo, *lo + twice);
+    if (hi) return std::make_pair(*hi - twice, *hi);
+    return std::nullopt;
+  }
+
+  // randomValue for an f64 that `base` refuses: the same, with the least and greatest solutions
+  // found by nearestFloat and a value drawn uniformly between them (as reals, then rounded); no
+  // nearest solution when that draw is refused too: simplePC's solution then chooses.
+  std::optional<BigInt> randomFloat(ExprRef s, const std::vector<ExprRef>& base) {
+    auto [lo, hi] = floatBracket(s, base);
+    auto drawn = window(lo, hi, static_cast<double>(kRandomRange));
+    if (!drawn) return std::nullopt;  // unknown answers
+    const auto [from, to] = *drawn;
     const double unit = static_cast<double>(rng_() >> 11) * 0x1p-53;  // [0, 1)
     const double r = std::isfinite(to - from) ? from + (to - from) * unit : from;
     auto bits = [](double d) { return BigInt(static_cast<int64_t>(f64::toBits(d))); };
