@@ -19,17 +19,9 @@ z3::expr replace(const z3::expr& e, const z3::expr& v, const z3::expr& by) {
 }
 
 bool occurs(const z3::expr& e, const z3::expr& v) {
-  std::vector<z3::expr> todo{e};
-  std::unordered_set<unsigned> seen;
-  while (!todo.empty()) {
-    z3::expr n = todo.back();
-    todo.pop_back();
-    if (!seen.insert(n.id()).second) continue;
-    if (z3::eq(n, v)) return true;
-    if (n.is_app())
-      for (unsigned i = 0; i < n.num_args(); ++i) todo.push_back(n.arg(i));
-  }
-  return false;
+  bool found = false;
+  forEachSubterm(e, [&](const z3::expr& n) { found = found || z3::eq(n, v); });
+  return found;
 }
 
 // `e` is a sum of terms in which `v` occurs at most as `c * v` for numerals c.
@@ -61,7 +53,7 @@ Substitution::Substitution(z3::context& ctx, const std::vector<z3::expr>& vars)
   for (const z3::expr& v : vars) free_.insert(v.decl().id());
 }
 
-void Substitution::visit(const z3::expr& e, const std::function<void(const z3::expr&)>& f) {
+void forEachSubterm(const z3::expr& e, const std::function<void(const z3::expr&)>& f) {
   std::vector<z3::expr> todo{e};
   std::unordered_set<unsigned> seen;
   while (!todo.empty()) {
@@ -144,8 +136,8 @@ std::vector<z3::expr> Substitution::freeVars(const std::vector<z3::expr>& guard,
   auto note = [&](const z3::expr& n) {
     if (isFree(n)) read.insert(n.decl().id());
   };
-  for (const z3::expr& g : guard) visit(g, note);
-  for (const z3::expr& h : heads) visit(h, note);
+  for (const z3::expr& g : guard) forEachSubterm(g, note);
+  for (const z3::expr& h : heads) forEachSubterm(h, note);
   std::vector<z3::expr> out;
   for (const z3::expr& v : vars_)
     if (read.count(v.decl().id())) out.push_back(v);

@@ -12,6 +12,9 @@
 
 namespace tandem::horn {
 
+// Calls f once on each distinct subterm of e (e included).
+void forEachSubterm(const z3::expr& e, const std::function<void(const z3::expr&)>& f);
+
 class Substitution {
  public:
   Substitution(z3::context& ctx, const std::vector<z3::expr>& vars);
@@ -28,14 +31,13 @@ class Substitution {
   template <class Map>
   static bool reads(const z3::expr& e, const Map& ids) {
     bool found = false;
-    visit(e, [&](const z3::expr& n) {
+    forEachSubterm(e, [&](const z3::expr& n) {
       found = found || (n.is_const() && !n.is_numeral() && ids.count(n.decl().id()));
     });
     return found;
   }
 
  private:
-  static void visit(const z3::expr& e, const std::function<void(const z3::expr&)>& f);
   bool isFree(const z3::expr& e) const;
   // Defines `v` as `t` when `v` is a free variable that `t` does not read.
   bool define(const z3::expr& v, const z3::expr& t, std::vector<z3::expr>& guard,
