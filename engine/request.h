@@ -26,6 +26,7 @@
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/mixed_solver.h"
 #include "mc/symbolic/symbolic_explorer.h"
+#include "refine/refine_loop.h"
 
 namespace tandem::engine {
 
@@ -118,6 +119,10 @@ struct ProveRequest : Request {
   std::string dot;  // write the abstract state graph
   fabricate::TriageOptions triage;
   std::string annotate;  // --annotate OUT.tdm (engine/prove_annotate.h)
+  // --refine: predicates found from the spurious abstract paths (refine/refine_loop.h), at most
+  // --max-refinements rounds (refine::kDefaultMaxRefinements unless given).
+  bool refine = false;
+  std::optional<uint32_t> maxRefinements;
 };
 
 // testgen: the symbolic executor in a --solving mode, or the dynamic symbolic execution loop

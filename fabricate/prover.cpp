@@ -289,7 +289,7 @@ ProveTrace Prover::traceTo(size_t node) {
 std::pair<PotentialError*, bool> Prover::notePotential(const exec::ExecError& e, int64_t from) {
   auto [it, isNew] = potentialIndex_.emplace(keyOf(e), potentials_.size());
   if (isNew) {
-    potentials_.push_back(PotentialError{FoundProblem{e, {}, true}, {}});
+    potentials_.push_back(PotentialError{FoundProblem{e, {}, true}, {}, {}});
     potentialFrom_.emplace_back();
   }
   std::vector<uint32_t>& from_ = potentialFrom_[it->second];
@@ -875,6 +875,7 @@ ProveResult Prover::run() {
     for (uint32_t id : potentialFrom_[i])
       potentials_[i].from.push_back(
           {abs_.locationText(nodes_[id].state.pcs), abs_.formulaText(nodes_[id].state)});
+    potentials_[i].fromNodes = potentialFrom_[i];
     r.potentialErrors.push_back(std::move(potentials_[i]));
   }
   r.initialModels = std::move(initialModels_);

@@ -95,6 +95,7 @@ struct AbstractText {
 struct PotentialError {
   FoundProblem found;
   std::vector<AbstractText> from;
+  std::vector<uint32_t> fromNodes;  // the same abstract states, as indices of ProveResult::nodes
 };
 
 struct AbstractNode {

@@ -85,6 +85,20 @@ void addJson(json& j, const TestgenKeys& k) {
 
 void addJson(json& j, const ProveKeys& k) {
   if (k.defaultPredicates) j["default_predicates"] = *k.defaultPredicates;
+  if (k.refinement) {
+    json steps = json::array(), found = json::array();
+    for (const RefinementRow& s : k.refinement->steps) {
+      steps.push_back({{"round", s.round},
+                       {"error", s.error},
+                       {"path_length", s.length},
+                       {"predicates", s.predicates}});
+      for (const std::string& t : s.predicates) found.push_back(t);
+    }
+    j["refinement"] = {{"rounds", k.refinement->rounds},
+                       {"predicates_found", std::move(found)},
+                       {"steps", std::move(steps)},
+                       {"stopped", k.refinement->stopped}};
+  }
   if (k.invariant) {
     std::string text;
     json per = json::object();

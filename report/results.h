@@ -100,8 +100,22 @@ struct PotentialErrorRow {
   std::string triage;
 };
 
+// prove --refine: what each round's spurious abstract path gave (refine/refine_loop.h).
+struct RefinementRow {
+  uint32_t round = 0;
+  std::string error;                    // the potential error the path led to
+  size_t length = 0;                    // abstract steps of the path
+  std::vector<std::string> predicates;  // "SCOPE: PREDICATE"
+};
+struct RefinementKeys {
+  uint32_t rounds = 1;
+  std::vector<RefinementRow> steps;
+  std::string stopped;  // why potential errors remained (empty otherwise)
+};
+
 struct ProveKeys {
   std::optional<std::vector<std::string>> defaultPredicates;  // "SCOPE: PREDICATE"
+  std::optional<RefinementKeys> refinement;                   // --refine
   // A proof's invariant: (cutpoint, formula), in the prover's order.
   std::optional<std::vector<std::pair<std::string, std::string>>> invariant;
   std::optional<std::string> cls, classInvariant;

@@ -215,11 +215,27 @@ void defaultPredicatesText(std::ostream& os, const std::vector<std::string>& pre
   if (!scope.empty()) os << "\n";
 }
 
+// --refine: the rounds, and the predicates each spurious path gave.
+void refinementText(std::ostream& os, const RefinementKeys& k) {
+  size_t found = 0;
+  for (const RefinementRow& s : k.steps) found += s.predicates.size();
+  os << "refinement: " << k.rounds << (k.rounds == 1 ? " round, " : " rounds, ") << found
+     << " predicates found\n";
+  for (const RefinementRow& s : k.steps) {
+    os << "  round " << s.round << ", " << s.error << " (abstract path of " << s.length
+       << " steps): ";
+    for (size_t i = 0; i < s.predicates.size(); ++i) os << (i ? "; " : "") << s.predicates[i];
+    os << "\n";
+  }
+  if (!k.stopped.empty()) os << "  refinement stopped: " << k.stopped << "\n";
+}
+
 void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
   verdictLine(os, r);
   const ProveKeys none;
   const ProveKeys& k = r.prove ? *r.prove : none;
   if (k.defaultPredicates) defaultPredicatesText(os, *k.defaultPredicates);
+  if (k.refinement) refinementText(os, *k.refinement);
   const Stats& st = r.stats;
   if (r.verdict == Verdict::Proved) {
     os << "invariant (" << num(st.abstract_states) << " abstract states):\n";

@@ -29,10 +29,11 @@ LAYERS = {
     "abstraction": ["mc/symbolic"],
     "fabricate": ["abstraction"],
     "chc": ["abstraction"],
+    "refine": ["fabricate", "chc"],
     "cover": ["mc/symbolic"],
     "testgen": ["mc/symbolic"],
     "report": ["fabricate", "cover", "testgen"],
-    "engine": ["report", "fabricate", "chc", "cover", "testgen", "mc/frontends"],
+    "engine": ["report", "fabricate", "refine", "chc", "cover", "testgen", "mc/frontends"],
     "mc/cli": ["engine"],
     "mc": ["mc/cli"],  # mc/main.cpp
     "include/tandem": [],

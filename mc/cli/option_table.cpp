@@ -259,6 +259,8 @@ std::vector<OptionSpec> buildTable() {
      names({ir::CutpointMode::Loops, ir::CutpointMode::Paper, ir::CutpointMode::All}, &ir::cutpointModeName), parsed(ir::parseCutpointMode, &ProveRequest::cutpoints, &ExportChcRequest::cutpoints)},
     {"auto-predicates", 0, V::Flag, "", "", "add default predicates (ISSTA'06 Sect. 4.5), each in its procedure, class, process or global scope (used anyway when the model has no predicates)", kProve, {}, to(&ProveRequest::autoPredicates)},
     {"max-predicates", 0, V::Count, "N", num(engine::kDefaultMaxPredicates), "default predicates: at most N per scope", kProve, {}, to(&ProveRequest::maxPredicates)},
+    {"refine", 0, V::Flag, "", "", "while potential errors remain, decide the abstract path to each; when no execution follows it, add the predicates of its weakest preconditions and prove again (closed systems and procedures)", kProve, {}, to(&ProveRequest::refine)},
+    {"max-refinements", 0, V::Count, "N", num(refine::kDefaultMaxRefinements), "--refine: at most N refinement rounds", kProve, {}, to(&ProveRequest::maxRefinements)},
     {"hybrid", 0, V::Flag, "", "", "Sect. 5.3: end each execution once it stops finding new abstract states, and fabricate", kProve, {}, to(&ProveRequest::hybrid)},
     {"stall", 0, V::Count, "N", num(fabricate::kDefaultStall), "hybrid: concrete states in a row without a new abstract state that end an execution; implies --hybrid", kProve, {}, on<ProveRequest>([](ProveRequest& r, const std::string& v) {
        assign(r.stall, v);
