@@ -32,7 +32,8 @@ Abstraction::Abstraction(const ir::Program& p, const exec::Evaluator& ev,
       global_(p.predicates),
       cfaPreds_(p.cfas.size()),
       classPreds_(p.classes.size()),
-      dead_(p.isClosed() ? ir::deadProcessLocals(p) : std::vector<std::vector<ir::VarId>>{}) {
+      dead_(p.isClosed() ? ir::deadProcessLocals(p) : std::vector<std::vector<ir::VarId>>{}),
+      keepWhereDead_(extra.keepWhereDead) {
   auto join = [](std::vector<ExprRef>& to, const std::vector<ExprRef>& more) {
     for (ExprRef e : more)
       if (std::find(to.begin(), to.end(), e) == to.end()) to.push_back(e);
@@ -64,7 +65,7 @@ const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
     if (cfa.classIndex != ir::kNone)
       for (ExprRef e : classPreds_[cfa.classIndex]) sc.preds.push_back({e, tid, frame});
     for (ExprRef e : cfaPreds_[p_.locs[pcs[i]].cfa])
-      if (!readsDead(e, pcs[i])) sc.preds.push_back({e, tid, frame});
+      if (keepWhereDead_.count(e) || !readsDead(e, pcs[i])) sc.preds.push_back({e, tid, frame});
     for (ir::VarId v : cfa.locals)
       if (!p_.vars[v].hidden) addExact(sc, v, tid, frame);
     if (p_.isClosed())

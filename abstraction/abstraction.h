@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,9 @@ struct ScopedPredicates {
   std::vector<ExprRef> global;
   std::map<ir::CfaId, std::vector<ExprRef>> ofCfa;
   std::map<uint32_t, std::vector<ExprRef>> ofClass;
+  // Process predicates kept where they read a dead local (refinement found that a proof needs
+  // them there: a value that no later step reads can still be what excludes an error state).
+  std::set<ExprRef> keepWhereDead;
 };
 
 // What one location vector sees: predicates (with the thread and call-stack depth whose locals
@@ -122,6 +126,7 @@ class Abstraction {
   std::vector<std::vector<ExprRef>> cfaPreds_;    // by CfaId
   std::vector<std::vector<ExprRef>> classPreds_;  // by class index
   std::vector<std::vector<ir::VarId>> dead_;      // closed systems: by LocId, sorted
+  std::set<ExprRef> keepWhereDead_;
   mutable std::map<std::vector<ir::LocId>, Scope> scopes_;
 };
 

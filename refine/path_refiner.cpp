@@ -11,6 +11,7 @@
 #include "chc/unsupported.h"
 #include "mc/ir/cutpoints.h"
 #include "mc/ir/ir_printer.h"
+#include "mc/ir/liveness.h"
 #include "mc/smt/smt_error.h"
 #include "mc/symbolic/complex_terms.h"
 #include "mc/symbolic/fold_locations.h"
@@ -49,7 +50,7 @@ struct Position {
 struct Chain {
   std::vector<ExprRef> conds;
   SymConfig post;
-  std::vector<uint32_t> threads;  // closed systems: the threads that moved, in order
+  std::vector<std::vector<ir::LocId>> via;  // the location vectors it reaches, in order
 };
 
 // Ops whose meaning the concrete evaluator (alpha) and the symbolic one (gamma) share: a
@@ -208,7 +209,8 @@ class PathDecider {
         o_(o),
         em_(*p.exprs),
         sev_(p, ev),
-        frag_(p, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked, o.classIndex) {
+        frag_(p, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked, o.classIndex),
+        dead_(p.isClosed() ? ir::deadProcessLocals(p) : std::vector<std::vector<ir::VarId>>{}) {
     for (ExprRef e : p.predicates) know(e);
     for (const ir::Cfa& c : p.cfas)
       for (ExprRef e : c.predicates) know(e);
@@ -249,8 +251,16 @@ class PathDecider {
     if (isComparison(e)) return knownKeys_.insert(abstraction::atomKey(e)).second;
     return known_.insert(e).second;
   }
+  // Whether `e`, read by a thread at `l`, reads one of its process locals dead there.
+  bool readsDead(ExprRef e, ir::LocId l) const {
+    if (dead_.empty()) return false;
+    for (uint32_t v : freeVars(e))
+      if (std::binary_search(dead_[l].begin(), dead_[l].end(), v)) return true;
+    return false;
+  }
   std::set<ExprRef> known_;
   std::set<abstraction::AtomKey> knownKeys_;
+  std::vector<std::vector<ir::VarId>> dead_;  // closed systems: by LocId, sorted
 };
 
 std::vector<std::vector<uint32_t>> PathDecider::abstractPaths(
@@ -347,9 +357,9 @@ std::vector<Chain> PathDecider::chains(const SymConfig& pre,
         // A location vector reached before is not expanded again, but it can be the target (a
         // thread's loop back to where it was).
         if (end.post.pcs != to && seen.count(end.post.pcs)) continue;
-        Chain d{c.conds, std::move(end.post), c.threads};
+        Chain d{c.conds, std::move(end.post), c.via};
         d.conds.insert(d.conds.end(), end.pathCond.begin(), end.pathCond.end());
-        d.threads.push_back(end.thread);
+        d.via.push_back(d.post.pcs);
         reached.insert(d.post.pcs);
         if (d.post.pcs == to)
           found.push_back(std::move(d));
@@ -447,7 +457,12 @@ void PathDecider::predicatesFrom(ExprRef f, const Position& pos, PathRefinement&
     ExprRef e = canonicalAtom(p_, symbolic::substitute(em_, a, map));
     if (e->isConst() || !writable(e) || e->op == Op::Var || (e->op == Op::Select && isBool(e)))
       continue;
-    if (!know(e)) continue;
+    // The dead-variable reduction would drop a process predicate where this position needs it.
+    const bool dead = thread >= 0 && readsDead(e, pos.pre().pcs[thread]);
+    const bool isNew = know(e);
+    if (!isNew &&
+        (!dead || o_.extraPredicates.keepWhereDead.count(e) || out.added.keepWhereDead.count(e)))
+      continue;
     std::string scope = "global";
     if (thread >= 0 || frame >= 0) {
       const ir::CfaId cfa =
@@ -457,7 +472,9 @@ void PathDecider::predicatesFrom(ExprRef f, const Position& pos, PathRefinement&
     } else {
       out.added.global.push_back(e);
     }
-    out.texts.push_back(scope + ": " + ir::exprToString(p_, e));
+    if (dead) out.added.keepWhereDead.insert(e);
+    out.texts.push_back(scope + ": " + ir::exprToString(p_, e) +
+                        (dead ? " (kept where it reads a dead variable)" : ""));
   }
 }
 
@@ -489,23 +506,32 @@ PathRefinement PathDecider::decide(const fabricate::ProveResult& r, size_t index
     return out;
   }
   out.length = path.size() - 1;
-  std::vector<std::unique_ptr<Position>> pos;
-  for (size_t i = 0; i + 1 < path.size(); ++i) pos.push_back(position(r.nodes[path[i]].state.pcs));
-  pos.push_back(std::move(last));
-  // Backwards: f[i] is the weakest precondition, over position i's state, of reaching the error
-  // along the rest of the path.
-  std::vector<ExprRef> f(path.size());
-  f.back() = error;
-  for (size_t i = path.size() - 1; i-- > 0;) {
-    const std::vector<Chain> cs = chains(pos[i]->pre(), pos[i + 1]->pre().pcs);
+  // The path as location vectors one fragment apart: an abstract edge that execution took
+  // through states that are no abstraction point becomes the shortest chain of fragments, whose
+  // location vectors are positions too (the abstraction there needs the predicates as well).
+  std::vector<std::vector<ir::LocId>> locs{r.nodes[path.front()].state.pcs};
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    auto from = position(r.nodes[path[i]].state.pcs);
+    const std::vector<Chain> cs = chains(from->pre(), r.nodes[path[i + 1]].state.pcs);
     if (cs.empty()) {
       out.why = "no fragment between two abstract states of the path";
       return out;
     }
+    locs.insert(locs.end(), cs.front().via.begin(), cs.front().via.end());
+  }
+  std::vector<std::unique_ptr<Position>> pos;
+  for (size_t i = 0; i + 1 < locs.size(); ++i) pos.push_back(position(locs[i]));
+  pos.push_back(std::move(last));
+  // Backwards: f[i] is the weakest precondition, over position i's state, of reaching the error
+  // along the rest of the path.
+  std::vector<ExprRef> f(locs.size());
+  f.back() = error;
+  for (size_t i = locs.size() - 1; i-- > 0;) {
     ExprRef w = em_.falseExpr();
-    for (const Chain& c : cs) {
-      std::vector<ExprRef> conj = c.conds;
-      conj.push_back(over(f[i + 1], *pos[i + 1], c.post));
+    for (FragmentEnd& end : frag_.fragments(pos[i]->pre())) {
+      if (end.kind != FragmentEnd::Kind::Cutpoint || end.post.pcs != locs[i + 1]) continue;
+      std::vector<ExprRef> conj = end.pathCond;
+      conj.push_back(over(f[i + 1], *pos[i + 1], end.post));
       w = em_.mkOr(w, em_.mkAnd(std::span<const ExprRef>(conj)));
     }
     f[i] = w;
@@ -534,7 +560,7 @@ PathRefinement PathDecider::decide(const fabricate::ProveResult& r, size_t index
     out.why = res.reason.empty() ? "the solver's unknown" : res.reason;
     return out;
   }
-  for (size_t i = 0; i < path.size(); ++i) predicatesFrom(f[i], *pos[i], out);
+  for (size_t i = 0; i < locs.size(); ++i) predicatesFrom(f[i], *pos[i], out);
   out.kind = out.texts.empty() ? PathRefinement::Kind::Stuck : PathRefinement::Kind::NewPredicates;
   if (out.texts.empty())
     out.why = "the path is spurious, but its predicates are known or cannot be written";

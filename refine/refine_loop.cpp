@@ -44,6 +44,8 @@ RefineRun proveRefining(const ir::Program& p, exec::Evaluator& ev, smt::Solver& 
         case PathRefinement::Kind::NewPredicates:
           join(po.extraPredicates.global, pr.added.global);
           for (const auto& [cfa, es] : pr.added.ofCfa) join(po.extraPredicates.ofCfa[cfa], es);
+          po.extraPredicates.keepWhereDead.insert(pr.added.keepWhereDead.begin(),
+                                                  pr.added.keepWhereDead.end());
           run.steps.push_back({run.rounds, err, pr.length, std::move(pr.texts)});
           refined = true;
           break;
