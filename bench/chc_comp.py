@@ -15,6 +15,7 @@ solved / wrong / time per tool, overall and per source folder (the first part of
 path), and each wrong answer is listed after it.
 
 usage: chc_comp.py [--tandem PATH] [--z3 PATH] [--timeout S] [--limit N] [--sample]
+                   [--tandem-flag=--refine] [--only tandem|z3-spacer]
                    [--seed N] [--tasks FILE] [--markdown]
   --limit N   only N tasks: the first N of the set, or with --sample N drawn at random (--seed)
 """
@@ -71,6 +72,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tasks", default=DEFAULT_TASKS)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--tandem-flag", action="append", default=[],
+                    help="one more flag for tandem prove (repeatable), e.g. --tandem-flag=--refine")
+    ap.add_argument("--only", choices=["tandem", "z3-spacer"],
+                    help="run one tool (the other's columns are then empty)")
     a = ap.parse_args()
 
     base = os.path.dirname(os.path.abspath(a.tasks))
@@ -81,10 +86,12 @@ def main():
         tasks = tasks[:a.limit]
     t = str(int(a.timeout)) if a.timeout == int(a.timeout) else str(a.timeout)
     tools = {
-        "tandem": lambda f: [a.tandem, "prove", "--format", "chc-comp", "--quiet", "--timeout", t,
-                             f],
+        "tandem": lambda f: [a.tandem, "prove", "--format", "chc-comp", "--quiet", "--timeout", t]
+        + a.tandem_flag + [f],
         "z3-spacer": lambda f: [a.z3, f"-T:{t}", "fp.engine=spacer", f],
     }
+    if a.only:
+        tools = {a.only: tools[a.only]}
     # (tool, folder) -> [tasks, solved, wrong, seconds]
     rows = collections.defaultdict(lambda: [0, 0, 0, 0.0])
     wrong = []

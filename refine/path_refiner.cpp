@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "abstraction/linear_atom.h"
@@ -220,6 +221,11 @@ class PathDecider {
   }
 
   PathRefinement decide(const fabricate::ProveResult& r, size_t index);
+  // One abstract path (node ids) to pe, and the location vectors from its last node to where
+  // the error happens.
+  PathRefinement decidePath(const fabricate::ProveResult& r, const fabricate::PotentialError& pe,
+                            const std::vector<uint32_t>& path,
+                            const std::vector<std::vector<ir::LocId>>& route);
 
  private:
   // The shortest abstract paths from an initial abstract state to each of `targets` that is
@@ -230,7 +236,9 @@ class PathDecider {
   void originsOf(const SymValue& v, TypeRef t, ExprRef e, int64_t thread, int64_t frame,
                  Position& pos) const;
   std::vector<Chain> chains(const SymConfig& pre, const std::vector<ir::LocId>& to) const;
-  ExprRef errorCondition(const Position& pos, const exec::ExecError& err) const;
+  ExprRef errorHere(const SymConfig& c, const exec::ExecError& err) const;
+  std::optional<std::vector<std::vector<ir::LocId>>> errorRoute(const SymConfig& pre,
+                                                                const exec::ExecError& err) const;
   // `f`, a formula over `to`'s state symbols, over the state `post` instead.
   ExprRef over(ExprRef f, const Position& to, const SymConfig& post) const;
   ExprRef invariantFails(const SymConfig& c, const exec::ExecError& err) const;
@@ -389,34 +397,47 @@ ExprRef PathDecider::invariantFails(const SymConfig& c, const exec::ExecError& e
   return out;
 }
 
-// The condition under which the error happens from `pos`: at the state itself (an invariant),
-// on a fragment from it, or (closed systems) on a fragment after another thread's.
-ExprRef PathDecider::errorCondition(const Position& pos, const exec::ExecError& err) const {
-  ExprRef out =
-      err.kind == ir::ErrorKind::Invariant ? invariantFails(pos.pre(), err) : em_.falseExpr();
-  std::vector<Chain> level{Chain{{}, pos.pre(), {}}};
-  const size_t maxLen = p_.isClosed() ? 3 : 1;
-  for (size_t len = 1; len <= maxLen && out->isFalse(); ++len) {
+// The condition under which the error happens at configuration `c` (an invariant) or on one
+// fragment from it.
+ExprRef PathDecider::errorHere(const SymConfig& c, const exec::ExecError& err) const {
+  ExprRef out = err.kind == ir::ErrorKind::Invariant ? invariantFails(c, err) : em_.falseExpr();
+  for (FragmentEnd& end : frag_.fragments(c)) {
+    ExprRef here = em_.falseExpr();
+    if (end.kind == FragmentEnd::Kind::Error && sameError(*end.error, err))
+      here = em_.trueExpr();
+    else if (end.kind == FragmentEnd::Kind::Cutpoint && err.kind == ir::ErrorKind::Invariant)
+      here = invariantFails(end.post, err);
+    if (here->isFalse()) continue;
+    std::vector<ExprRef> conds = end.pathCond;
+    conds.push_back(here);
+    out = em_.mkOr(out, em_.mkAnd(std::span<const ExprRef>(conds)));
+  }
+  return out;
+}
+
+// Execution may reach an error from an abstract state of a closed system through states that
+// are no abstraction point (threads amid their local steps): the location vectors, a fragment
+// apart, from `pre`'s to the nearest one where errorHere is not false (empty: `pre`'s own), or
+// nullopt when none is within three fragments.
+std::optional<std::vector<std::vector<ir::LocId>>> PathDecider::errorRoute(
+    const SymConfig& pre, const exec::ExecError& err) const {
+  if (!errorHere(pre, err)->isFalse()) return std::vector<std::vector<ir::LocId>>{};
+  const size_t maxLen = p_.isClosed() ? 3 : 0;
+  std::set<std::vector<ir::LocId>> seen{pre.pcs};
+  std::vector<Chain> level{Chain{{}, pre, {}}};
+  for (size_t len = 1; len <= maxLen && !level.empty(); ++len) {
     std::vector<Chain> next;
     for (const Chain& c : level)
       for (FragmentEnd& end : frag_.fragments(c.post)) {
-        std::vector<ExprRef> conds = c.conds;
-        conds.insert(conds.end(), end.pathCond.begin(), end.pathCond.end());
-        ExprRef here = em_.falseExpr();
-        if (end.kind == FragmentEnd::Kind::Error && sameError(*end.error, err))
-          here = em_.trueExpr();
-        else if (end.kind == FragmentEnd::Kind::Cutpoint && err.kind == ir::ErrorKind::Invariant)
-          here = invariantFails(end.post, err);
-        if (!here->isFalse()) {
-          conds.push_back(here);
-          out = em_.mkOr(out, em_.mkAnd(std::span<const ExprRef>(conds)));
-        }
-        if (end.kind == FragmentEnd::Kind::Cutpoint)
-          next.push_back(Chain{std::move(conds), std::move(end.post), {}});
+        if (end.kind != FragmentEnd::Kind::Cutpoint || !seen.insert(end.post.pcs).second) continue;
+        Chain d{{}, std::move(end.post), c.via};
+        d.via.push_back(d.post.pcs);
+        if (!errorHere(d.post, err)->isFalse()) return d.via;
+        next.push_back(std::move(d));
       }
     level = std::move(next);
   }
-  return out;
+  return std::nullopt;
 }
 
 ExprRef PathDecider::over(ExprRef f, const Position& to, const SymConfig& post) const {
@@ -479,32 +500,37 @@ void PathDecider::predicatesFrom(ExprRef f, const Position& pos, PathRefinement&
 }
 
 PathRefinement PathDecider::decide(const fabricate::ProveResult& r, size_t index) {
-  PathRefinement out;
   const fabricate::PotentialError& pe = r.potentialErrors.at(index);
   // Execution may have reached the error from an abstract state through states of a closed
-  // system that are no abstraction point (a thread amid its local steps): the nearest abstract
-  // state the error is within a few fragments of is taken.
+  // system that are no abstraction point (a thread amid its local steps): abstract states the
+  // error is within a few fragments of are taken, nearest first. A path whose predicates are all
+  // known already (its chains of fragments are not the ones execution took) gives way to the
+  // next.
   constexpr size_t kMaxTries = 16;
-  std::vector<uint32_t> path;
-  ExprRef error = nullptr;
-  std::unique_ptr<Position> last;
   size_t tries = 0;
+  PathRefinement stuck;
   for (std::vector<uint32_t>& cand : abstractPaths(r, pe.fromNodes)) {
     if (++tries > kMaxTries) break;
     auto at = position(r.nodes[cand.back()].state.pcs);
-    ExprRef e = errorCondition(*at, pe.found.error);
-    if (e->isFalse()) continue;
-    path = std::move(cand);
-    error = e;
-    last = std::move(at);
-    break;
+    auto route = errorRoute(at->pre(), pe.found.error);
+    if (!route) continue;
+    PathRefinement out = decidePath(r, pe, cand, *route);
+    if (out.kind != PathRefinement::Kind::Stuck) return out;
+    if (stuck.why.empty()) stuck = std::move(out);
   }
-  if (path.empty()) {
-    out.why = tries ? "the error is not within a few fragments of the abstract states it was "
-                      "reached from"
-                    : "no abstract path from an initial state to it";
-    return out;
-  }
+  if (!stuck.why.empty()) return stuck;
+  PathRefinement out;
+  out.why = tries ? "the error is not within a few fragments of the abstract states it was "
+                    "reached from"
+                  : "no abstract path from an initial state to it";
+  return out;
+}
+
+PathRefinement PathDecider::decidePath(const fabricate::ProveResult& r,
+                                       const fabricate::PotentialError& pe,
+                                       const std::vector<uint32_t>& path,
+                                       const std::vector<std::vector<ir::LocId>>& route) {
+  PathRefinement out;
   out.length = path.size() - 1;
   // The path as location vectors one fragment apart: an abstract edge that execution took
   // through states that are no abstraction point becomes the shortest chain of fragments, whose
@@ -519,13 +545,13 @@ PathRefinement PathDecider::decide(const fabricate::ProveResult& r, size_t index
     }
     locs.insert(locs.end(), cs.front().via.begin(), cs.front().via.end());
   }
+  locs.insert(locs.end(), route.begin(), route.end());
   std::vector<std::unique_ptr<Position>> pos;
-  for (size_t i = 0; i + 1 < locs.size(); ++i) pos.push_back(position(locs[i]));
-  pos.push_back(std::move(last));
+  for (const std::vector<ir::LocId>& l : locs) pos.push_back(position(l));
   // Backwards: f[i] is the weakest precondition, over position i's state, of reaching the error
   // along the rest of the path.
   std::vector<ExprRef> f(locs.size());
-  f.back() = error;
+  f.back() = errorHere(pos.back()->pre(), pe.found.error);
   for (size_t i = locs.size() - 1; i-- > 0;) {
     ExprRef w = em_.falseExpr();
     for (FragmentEnd& end : frag_.fragments(pos[i]->pre())) {

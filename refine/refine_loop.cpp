@@ -27,6 +27,7 @@ RefineRun proveRefining(const ir::Program& p, exec::Evaluator& ev, smt::Solver& 
                         fabricate::ProveOptions po, const fabricate::TriageOptions& to,
                         uint32_t maxRounds) {
   RefineRun run;
+  const double start = po.budget ? po.budget->elapsed() : 0;
   for (;; ++run.rounds) {
     run.result = fabricate::prove(p, ev, solver, po);
     if (run.result.outcome != fabricate::ProveResult::Outcome::PotentialError) break;
@@ -69,6 +70,8 @@ RefineRun proveRefining(const ir::Program& p, exec::Evaluator& ev, smt::Solver& 
     if (po.budget && po.budget->pollNow()) break;
   }
   if (run.result.outcome != fabricate::ProveResult::Outcome::PotentialError) run.stopped.clear();
+  // The report's time is the whole run's: every round and every path decided.
+  if (po.budget) run.result.stats.seconds = po.budget->elapsed() - start;
   run.triage = fabricate::triagePotentialErrors(p, ev, solver, po, to, run.result);
   run.options = std::move(po);
   return run;
