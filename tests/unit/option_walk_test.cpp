@@ -96,6 +96,7 @@ std::vector<std::string> context(cli::Command c, const std::string& option, cons
       if (option == "class") return {"prove", stack};
       if (option == "entry") return {"prove", foo, "--cutpoints", "all"};
       if (option == "max-predicates") return {"prove", shared("bakery2.tdm"), "--auto-predicates"};
+      if (option == "max-refinements") return {"prove", shared("bakery2.tdm"), "--refine"};
       return {"prove", shared("bakery2.tdm")};
     case C::Testgen:
       if (option == "entry") return {"testgen", foo};
