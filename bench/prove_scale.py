@@ -6,10 +6,13 @@ Part 1, bench/models/{bakery,ticket,filter}{2,3,4}.tdm, one run after the other:
           (verdict, abstract_states, fabricated_states, solver_queries, stats.time_s)
   spacer  tandem export-chc FILE -o X.smt2, then z3 -T:T X.smt2 (sat = safe, unsat = unsafe)
   check   tandem check FILE --json --timeout T --max-states 1000000
+  no predicates  tandem prove COPY --refine --json --timeout T, COPY being FILE with every
+          `predicate` line removed (the predicates refinement finds: rounds, predicates found)
 Part 2, every BEEM mutual-exclusion instance (anderson bakery fischer lamport mcs peterson
 szymanski; --nonatomic adds lamport_nonatomic; *.prop*.dve skipped) with PROP1 = no two
 processes in CS, built like tests/unit/beem_test.cpp's prop1():
   prove   tandem prove FILE --invariant PROP1 --auto-predicates --json --timeout T
+          (--refine: tandem prove FILE --invariant PROP1 --refine, predicates found by refinement)
   spacer  tandem export-chc FILE --invariant PROP1 -o X.smt2, then z3 -T:T X.smt2
 Verdicts are compared with expected/reachability_prop1_expected.txt: proved/sat with
 `reachable`, or error/unsat with `safe`, is printed as WRONG.
@@ -17,7 +20,7 @@ Times are wall-clock seconds of the whole child process (z3's include only z3, n
 
 Usage: python3 bench/prove_scale.py [--tandem build/tandem] [--z3 z3] [--shared DIR]
            [--timeout S] [--beem-timeout S] [--spacer-timeout S] [--only SUBSTR]
-           [--nonatomic] [--skip-beem] [--skip-models]
+           [--nonatomic] [--skip-beem] [--skip-models] [--skip-spacer] [--refine]
 Python 3 standard library only. Exit status 1 if a verdict is WRONG.
 """
 import argparse
@@ -133,10 +136,25 @@ def part_models(a):
             if d.get("verdict") == "error" or sv.startswith("unsat") or c.get("verdict") == "error":
                 WRONG.append(f"{f.stem}: a mutual-exclusion model reported unsafe "
                              f"(prove {pv}, spacer {sv}, check {cv})")
-            rows.append([f.stem, pv, ab, fab, q, own, pw, sv, sw, cv, cs, cw])
+            # The same model without its predicates: refinement finds them.
+            with tempfile.TemporaryDirectory() as tmp:
+                bare = Path(tmp) / f.name
+                bare.write_text("".join(l for l in f.read_text().splitlines(keepends=True)
+                                        if not l.lstrip().startswith("predicate")))
+                r, rw = tandem_json([a.tandem, "prove", str(bare), "--refine", "--json",
+                                     "--quiet", "--timeout", str(a.timeout)], a.timeout)
+            rv = r.get("verdict")
+            if r.get("reason"):
+                rv += f" ({r['reason']})"
+            ref = r.get("refinement", {})
+            if r.get("verdict") == "error":
+                WRONG.append(f"{f.stem}: prove --refine without predicates reported unsafe")
+            rows.append([f.stem, pv, ab, fab, q, own, pw, sv, sw, cv, cs, cw, rv,
+                         ref.get("rounds"), len(ref.get("predicates_found", [])), rw])
             print(f"# {rows[-1]}", file=sys.stderr, flush=True)
     table(["model", "prove", "abs states", "fabricated", "queries", "prove own s", "prove s",
-           "z3 spacer", "z3 s", "check", "check states", "check s"], rows)
+           "z3 spacer", "z3 s", "check", "check states", "check s", "no predicates: prove --refine",
+           "rounds", "predicates found", "s"], rows)
 
 
 def part_beem(a):
@@ -159,13 +177,14 @@ def part_beem(a):
         if inv is None:
             rows.append([name, exp, "n/a: no CS state", "-", "-", "-", "-", "-", "-", "-"])
             continue
-        d, pw = tandem_json([a.tandem, "prove", str(f), "--invariant", inv, "--auto-predicates",
-                             "--json", "--quiet", "--timeout", str(a.beem_timeout)],
+        how = ["--refine"] if a.refine else ["--auto-predicates"]
+        d, pw = tandem_json([a.tandem, "prove", str(f), "--invariant", inv] + how +
+                            ["--json", "--quiet", "--timeout", str(a.beem_timeout)],
                             a.beem_timeout)
         ab, fab, q, own = stats_of(d)
         pv = d.get("verdict")
-        sv, sw = spacer(a, a.tandem, a.z3, f, ["--invariant", inv],
-                         a.spacer_timeout or a.beem_timeout)
+        sv, sw = ("skipped", 0.0) if a.skip_spacer else spacer(
+            a, a.tandem, a.z3, f, ["--invariant", inv], a.spacer_timeout or a.beem_timeout)
         mark = ""
         if (pv == "proved" and exp == "reachable") or (pv == "error" and exp == "safe"):
             mark = "**WRONG (prove)**"
@@ -195,6 +214,9 @@ def main():
     ap.add_argument("--nonatomic", action="store_true")
     ap.add_argument("--skip-beem", action="store_true")
     ap.add_argument("--skip-models", action="store_true")
+    ap.add_argument("--skip-spacer", action="store_true", help="BEEM part: no z3 runs")
+    ap.add_argument("--refine", action="store_true",
+                    help="BEEM part: prove --refine instead of --auto-predicates")
     a = ap.parse_args()
     if not a.skip_models:
         print(f"### Models (per-run timeout {a.timeout} s)\n")

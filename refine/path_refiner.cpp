@@ -225,7 +225,7 @@ class PathDecider {
   // the error happens.
   PathRefinement decidePath(const fabricate::ProveResult& r, const fabricate::PotentialError& pe,
                             const std::vector<uint32_t>& path,
-                            const std::vector<std::vector<ir::LocId>>& route);
+                            const std::vector<std::vector<ir::LocId>>& tail);
 
  private:
   // The shortest abstract paths from an initial abstract state to each of `targets` that is
@@ -235,7 +235,10 @@ class PathDecider {
   std::unique_ptr<Position> position(const std::vector<ir::LocId>& pcs) const;
   void originsOf(const SymValue& v, TypeRef t, ExprRef e, int64_t thread, int64_t frame,
                  Position& pos) const;
-  std::vector<Chain> chains(const SymConfig& pre, const std::vector<ir::LocId>& to) const;
+  std::vector<std::vector<ir::LocId>> route(const std::vector<ir::LocId>& from,
+                                            const std::vector<ir::LocId>& to);
+  // The location vectors one fragment from `pcs` reaches (memoised).
+  const std::vector<std::vector<ir::LocId>>& successors(const std::vector<ir::LocId>& pcs);
   ExprRef errorHere(const SymConfig& c, const exec::ExecError& err) const;
   std::optional<std::vector<std::vector<ir::LocId>>> errorRoute(const SymConfig& pre,
                                                                 const exec::ExecError& err) const;
@@ -269,6 +272,7 @@ class PathDecider {
   std::set<ExprRef> known_;
   std::set<abstraction::AtomKey> knownKeys_;
   std::vector<std::vector<ir::VarId>> dead_;  // closed systems: by LocId, sorted
+  std::map<std::vector<ir::LocId>, std::vector<std::vector<ir::LocId>>> successors_;
 };
 
 std::vector<std::vector<uint32_t>> PathDecider::abstractPaths(
@@ -344,40 +348,50 @@ std::unique_ptr<Position> PathDecider::position(const std::vector<ir::LocId>& pc
   return pos;
 }
 
-// The fragments from `pre` to the locations `to`. Execution between two abstraction points of a
-// closed system may interleave a thread's local steps (which commute) with other threads' steps,
-// so one abstract edge can be several fragments: the chains of fewest fragments are taken,
-// breadth first over location vectors (a vector reached before is not expanded again). Shorter
-// chains only make the path's formula stronger: refinement may then find predicates it did not
-// need, but it never calls a spurious path feasible (every chain is an execution).
-std::vector<Chain> PathDecider::chains(const SymConfig& pre,
-                                       const std::vector<ir::LocId>& to) const {
-  constexpr size_t kMaxChains = 4096, kMaxLength = 8;
-  const size_t maxLen = p_.isClosed() ? kMaxLength : 1;
-  std::set<std::vector<ir::LocId>> seen{pre.pcs};
-  std::vector<Chain> level{Chain{{}, pre, {}}}, found;
-  for (size_t len = 1; len <= maxLen && found.empty() && !level.empty(); ++len) {
-    std::vector<Chain> next;
-    std::set<std::vector<ir::LocId>> reached;
-    for (const Chain& c : level)
-      for (FragmentEnd& end : frag_.fragments(c.post)) {
-        if (end.kind != FragmentEnd::Kind::Cutpoint) continue;
-        // A location vector reached before is not expanded again, but it can be the target (a
-        // thread's loop back to where it was).
-        if (end.post.pcs != to && seen.count(end.post.pcs)) continue;
-        Chain d{c.conds, std::move(end.post), c.via};
-        d.conds.insert(d.conds.end(), end.pathCond.begin(), end.pathCond.end());
-        d.via.push_back(d.post.pcs);
-        reached.insert(d.post.pcs);
-        if (d.post.pcs == to)
-          found.push_back(std::move(d));
-        else if (next.size() < kMaxChains)
-          next.push_back(std::move(d));
+// The location vectors, a fragment apart, from `from` to `to` (`to` last; empty when there is
+// no way). Execution between two abstraction points of a closed system may interleave a
+// thread's local steps (which commute) with other threads' steps, so one abstract edge can be
+// several fragments: the fewest are taken, breadth first over location vectors, each expanded
+// once from a fresh prestate. A shorter route than execution's only makes the path's formula
+// stronger: refinement may then find predicates it did not need, but it never calls a spurious
+// path feasible (each step is a fragment).
+std::vector<std::vector<ir::LocId>> PathDecider::route(const std::vector<ir::LocId>& from,
+                                                       const std::vector<ir::LocId>& to) {
+  constexpr size_t kMaxVectors = 100000;
+  std::map<std::vector<ir::LocId>, std::vector<ir::LocId>> parent;
+  std::deque<std::vector<ir::LocId>> todo{from};
+  parent[from] = {};
+  bool found = false;
+  while (!todo.empty() && !found && parent.size() < kMaxVectors) {
+    const std::vector<ir::LocId> at = std::move(todo.front());
+    todo.pop_front();
+    for (const std::vector<ir::LocId>& next : successors(at)) {
+      if (next == to) {
+        if (!parent.count(to) || to == from) parent[to] = at;
+        found = true;
+        break;
       }
-    seen.insert(reached.begin(), reached.end());
-    level = std::move(next);
+      if (parent.emplace(next, at).second) todo.push_back(next);
+    }
+    if (!p_.isClosed()) break;  // open systems: one fragment per edge
   }
-  return found;
+  if (!found) return {};
+  std::vector<std::vector<ir::LocId>> out{to};
+  for (std::vector<ir::LocId> at = parent[to]; at != from; at = parent[at]) out.push_back(at);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+const std::vector<std::vector<ir::LocId>>& PathDecider::successors(
+    const std::vector<ir::LocId>& pcs) {
+  auto [it, isNew] = successors_.try_emplace(pcs);
+  if (!isNew) return it->second;
+  std::set<std::vector<ir::LocId>> seen;
+  for (const SymConfig& pre : frag_.prestates(pcs))
+    for (const FragmentEnd& end : frag_.fragments(pre))
+      if (end.kind == FragmentEnd::Kind::Cutpoint && seen.insert(end.post.pcs).second)
+        it->second.push_back(end.post.pcs);
+  return it->second;
 }
 
 ExprRef PathDecider::invariantFails(const SymConfig& c, const exec::ExecError& err) const {
@@ -512,9 +526,9 @@ PathRefinement PathDecider::decide(const fabricate::ProveResult& r, size_t index
   for (std::vector<uint32_t>& cand : abstractPaths(r, pe.fromNodes)) {
     if (++tries > kMaxTries) break;
     auto at = position(r.nodes[cand.back()].state.pcs);
-    auto route = errorRoute(at->pre(), pe.found.error);
-    if (!route) continue;
-    PathRefinement out = decidePath(r, pe, cand, *route);
+    auto tail = errorRoute(at->pre(), pe.found.error);
+    if (!tail) continue;
+    PathRefinement out = decidePath(r, pe, cand, *tail);
     if (out.kind != PathRefinement::Kind::Stuck) return out;
     if (stuck.why.empty()) stuck = std::move(out);
   }
@@ -529,7 +543,7 @@ PathRefinement PathDecider::decide(const fabricate::ProveResult& r, size_t index
 PathRefinement PathDecider::decidePath(const fabricate::ProveResult& r,
                                        const fabricate::PotentialError& pe,
                                        const std::vector<uint32_t>& path,
-                                       const std::vector<std::vector<ir::LocId>>& route) {
+                                       const std::vector<std::vector<ir::LocId>>& tail) {
   PathRefinement out;
   out.length = path.size() - 1;
   // The path as location vectors one fragment apart: an abstract edge that execution took
@@ -537,15 +551,15 @@ PathRefinement PathDecider::decidePath(const fabricate::ProveResult& r,
   // location vectors are positions too (the abstraction there needs the predicates as well).
   std::vector<std::vector<ir::LocId>> locs{r.nodes[path.front()].state.pcs};
   for (size_t i = 0; i + 1 < path.size(); ++i) {
-    auto from = position(r.nodes[path[i]].state.pcs);
-    const std::vector<Chain> cs = chains(from->pre(), r.nodes[path[i + 1]].state.pcs);
-    if (cs.empty()) {
+    const std::vector<std::vector<ir::LocId>> via =
+        route(r.nodes[path[i]].state.pcs, r.nodes[path[i + 1]].state.pcs);
+    if (via.empty()) {
       out.why = "no fragment between two abstract states of the path";
       return out;
     }
-    locs.insert(locs.end(), cs.front().via.begin(), cs.front().via.end());
+    locs.insert(locs.end(), via.begin(), via.end());
   }
-  locs.insert(locs.end(), route.begin(), route.end());
+  locs.insert(locs.end(), tail.begin(), tail.end());
   std::vector<std::unique_ptr<Position>> pos;
   for (const std::vector<ir::LocId>& l : locs) pos.push_back(position(l));
   // Backwards: f[i] is the weakest precondition, over position i's state, of reaching the error
