@@ -11,7 +11,7 @@ Part 1, bench/models/{bakery,ticket,filter}{2,3,4}.tdm, one run after the other:
 Part 2, every BEEM mutual-exclusion instance (anderson bakery fischer lamport mcs peterson
 szymanski; --nonatomic adds lamport_nonatomic; *.prop*.dve skipped) with PROP1 = no two
 processes in CS, built like tests/unit/beem_test.cpp's prop1():
-  prove   tandem prove FILE --invariant PROP1 --auto-predicates --json --timeout T
+  prove   tandem prove FILE --invariant PROP1 --no-deadlock --auto-predicates --json --timeout T
           (--refine: tandem prove FILE --invariant PROP1 --refine, predicates found by refinement)
   spacer  tandem export-chc FILE --invariant PROP1 -o X.smt2, then z3 -T:T X.smt2
 Verdicts are compared with expected/reachability_prop1_expected.txt: proved/sat with
@@ -178,7 +178,7 @@ def part_beem(a):
             rows.append([name, exp, "n/a: no CS state", "-", "-", "-", "-", "-", "-", "-"])
             continue
         how = ["--refine"] if a.refine else ["--auto-predicates"]
-        d, pw = tandem_json([a.tandem, "prove", str(f), "--invariant", inv] + how +
+        d, pw = tandem_json([a.tandem, "prove", str(f), "--invariant", inv, "--no-deadlock"] + how +
                             ["--json", "--quiet", "--timeout", str(a.beem_timeout)],
                             a.beem_timeout)
         ab, fab, q, own = stats_of(d)
