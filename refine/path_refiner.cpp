@@ -57,38 +57,14 @@ struct Chain {
 // Ops whose meaning the concrete evaluator (alpha) and the symbolic one (gamma) share: a
 // predicate made of other terms (symbols, lengths, heap terms) is not written.
 bool writable(ExprRef e) {
-  switch (e->op) {
-    case Op::IntConst:
-    case Op::BoolConst:
-    case Op::EnumConst:
-    case Op::Var:
-    case Op::Neg:
-    case Op::Not:
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Div:
-    case Op::Mod:
-    case Op::Eq:
-    case Op::Ne:
-    case Op::Lt:
-    case Op::Le:
-    case Op::Gt:
-    case Op::Ge:
-    case Op::And:
-    case Op::Or:
-    case Op::Ite:
-    case Op::Abs:
-    case Op::Min:
-    case Op::Max:
-    case Op::Cast:
-      break;
-    case Op::Select:
-      if (e->kid(1)->op != Op::IntConst) return false;
-      break;
-    default:
-      return false;
-  }
+  static constexpr Op kOps[] = {Op::IntConst, Op::BoolConst, Op::EnumConst, Op::Var, Op::Neg,
+                                Op::Add,      Op::Sub,       Op::Mul,       Op::Div, Op::Mod,
+                                Op::Ite,      Op::Abs,       Op::Min,       Op::Max, Op::Cast};
+  if (e->op == Op::Select
+          ? e->kid(1)->op != Op::IntConst
+          : !isComparison(e->op) && !isConnective(e->op) &&
+                std::find(std::begin(kOps), std::end(kOps), e->op) == std::end(kOps))
+    return false;
   return std::all_of(e->kids.begin(), e->kids.end(), writable);
 }
 
@@ -106,19 +82,8 @@ void collectAtoms(ExprRef e, std::set<ExprRef>& seen, std::vector<ExprRef>& out)
   out.push_back(e);
 }
 
-bool isComparison(ExprRef e) {
-  switch (e->op) {
-    case Op::Eq:
-    case Op::Ne:
-    case Op::Lt:
-    case Op::Le:
-    case Op::Gt:
-    case Op::Ge:
-      return !isBool(e->kid(0));
-    default:
-      return false;
-  }
-}
+// A comparison of two non-Boolean terms (Boolean `==` is a connective here).
+bool isComparison(ExprRef e) { return isComparison(e->op) && !isBool(e->kid(0)); }
 
 // A linear comparison over `int` written once whatever form the weakest precondition gave it
 // (`serving + 1 + 1 == next + 1` is `next == serving + 1`): variables with positive
