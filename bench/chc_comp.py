@@ -10,9 +10,12 @@ one process at a time, with the same time limit:
 
 The first line of each tool's stdout is its answer (sat, unsat, anything else: unknown). A
 task is *solved* when the answer is the expected verdict, *wrong* when it is the opposite (a
-soundness bug), and its time counts toward the tool's total either way. The table gives
-solved / wrong / time per tool, overall and per source folder (the first part of the task's
-path), and each wrong answer is listed after it.
+soundness bug), and its time counts toward the tool's total either way. Tandem also writes its
+invariant (`--certificate`); each `sat` answer's certificate is checked by z3 and cvc5
+(scripts/validate-certificate; not timed) and counted as *certified* when both validate it. The
+table gives solved / wrong / time per tool (and tandem's certified), overall and per source
+folder (the first part of the task's path), and each wrong answer and failed certificate is
+listed after it.
 
 usage: chc_comp.py [--tandem PATH] [--z3 PATH] [--timeout S] [--limit N] [--sample]
                    [--tandem-flag=--refine] [--only tandem|z3-spacer]
@@ -26,12 +29,14 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_common import log  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+VALIDATE = os.path.join(HERE, "..", "scripts", "validate-certificate")
 DEFAULT_TASKS = os.path.join(HERE, "..", "..", "shared", "external", "chc", "lia-lin",
                              "tasks.set")
 
@@ -85,41 +90,54 @@ def main():
     elif a.limit:
         tasks = tasks[:a.limit]
     t = str(int(a.timeout)) if a.timeout == int(a.timeout) else str(a.timeout)
+    cert = os.path.join(tempfile.mkdtemp(prefix="chc_comp_"), "certificate.smt2")
     tools = {
-        "tandem": lambda f: [a.tandem, "prove", "--format", "chc-comp", "--quiet", "--timeout", t]
-        + a.tandem_flag + [f],
+        "tandem": lambda f: [a.tandem, "prove", "--format", "chc-comp", "--quiet", "--timeout", t,
+                             "--certificate", cert] + a.tandem_flag + [f],
         "z3-spacer": lambda f: [a.z3, f"-T:{t}", "fp.engine=spacer", f],
     }
     if a.only:
         tools = {a.only: tools[a.only]}
-    # (tool, folder) -> [tasks, solved, wrong, seconds]
-    rows = collections.defaultdict(lambda: [0, 0, 0, 0.0])
-    wrong = []
+    # (tool, folder) -> [tasks, solved, wrong, seconds, certified]
+    rows = collections.defaultdict(lambda: [0, 0, 0, 0.0, 0])
+    wrong, uncertified = [], []
     for i, task in enumerate(tasks, 1):
         yml = os.path.join(base, task)
         exp, smt2 = expected(yml), smt2_of(yml)
         folder = task.split("/")[0]
         for tool, cmd in tools.items():
+            if os.path.exists(cert):
+                os.remove(cert)
             got, secs = answer(cmd(smt2), a.timeout)
+            certified = False
+            if tool == "tandem" and got == "sat":
+                v = subprocess.run([sys.executable, VALIDATE, smt2, cert], capture_output=True,
+                                   text=True)
+                certified = v.returncode == 0
+                if not certified:
+                    uncertified.append((task, (v.stdout + v.stderr).strip().replace("\n", "; ")))
             for key in ((tool, folder), (tool, "all")):
                 r = rows[key]
                 r[0] += 1
                 r[1] += exp is not None and got == exp
                 r[2] += exp is not None and got in ("sat", "unsat") and got != exp
                 r[3] += secs
+                r[4] += certified
             if exp is not None and got in ("sat", "unsat") and got != exp:
                 wrong.append((tool, task, exp, got))
             log(f"[{i}/{len(tasks)}] {tool:9} {task}: expected {exp}, got {got} ({secs:.2f} s)")
 
     folders = sorted({f for (_, f) in rows if f != "all"}) + ["all"]
-    head = ["folder", "tasks"] + [f"{tool} {c}" for tool in tools
-                                  for c in ("solved", "wrong", "time (s)")]
+    def columns(tool):
+        return ("solved", "wrong", "time (s)") + (("sat certified",) if tool == "tandem" else ())
+
+    head = ["folder", "tasks"] + [f"{tool} {c}" for tool in tools for c in columns(tool)]
     lines = []
     for f in folders:
         cells = [f, str(rows[(next(iter(tools)), f)][0])]
         for tool in tools:
-            n, s, w, secs = rows[(tool, f)]
-            cells += [str(s), str(w), f"{secs:.1f}"]
+            n, s, w, secs, c = rows[(tool, f)]
+            cells += [str(s), str(w), f"{secs:.1f}"] + ([str(c)] if tool == "tandem" else [])
         lines.append(cells)
     if a.markdown:
         print("| " + " | ".join(head) + " |")
@@ -132,7 +150,9 @@ def main():
             print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
     for tool, task, exp, got in wrong:
         print(f"WRONG: {tool} answered {got} on {task} (expected {exp})")
-    return 1 if wrong else 0
+    for task, why in uncertified:
+        print(f"CERTIFICATE NOT VALIDATED: {task}: {why}")
+    return 1 if wrong or uncertified else 0
 
 
 if __name__ == "__main__":

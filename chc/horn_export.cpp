@@ -6,6 +6,7 @@
 #include <set>
 
 #include "abstraction/abstraction.h"
+#include "chc/certificate.h"
 #include "chc/clause_writer.h"
 #include "chc/state_layout.h"
 #include "chc/unsupported.h"
@@ -41,7 +42,8 @@ class Exporter {
         abs_(p, ev, {}),
         sev_(p, ev),
         frag_(p, sev_, ir::computeCutpoints(p, o.cutpoints), o.tracked),
-        w_(*p.exprs, smt::programNaming(p)) {}
+        w_(*p.exprs, smt::programNaming(p)),
+        cert_(smt::programNaming(p)) {}
 
   HornSystem run();
 
@@ -64,6 +66,7 @@ class Exporter {
   symbolic::SymEvaluator sev_;
   symbolic::FragmentBuilder frag_;
   ClauseWriter w_;
+  CertificateWriter cert_;
   std::map<std::vector<ir::LocId>, Predicate> preds_;
   std::set<std::string> names_;
   std::deque<std::vector<ir::LocId>> work_;
@@ -99,6 +102,11 @@ Exporter::Predicate& Exporter::predicateAt(const std::vector<ir::LocId>& pcs, ui
   std::string over;
   for (const std::string& n : pr.layout->names()) over += (over.empty() ? "" : " ") + n;
   w_.declare(pr.name, pr.layout->types(), where + " (" + over + ")");
+  if (o_.invariant) {
+    // One prestate per reference combination: the definition would need a case per code.
+    if (pr.pres.size() != 1) throw Unsupported("a certificate for a program with references");
+    cert_.define(pr.name, pr.layout->args(pr.pres[0]), o_.invariant(pr.pres[0]), where);
+  }
   out_.maxArity = std::max(out_.maxArity, pr.layout->types().size());
   work_.push_back(pcs);
   return preds_.emplace(pcs, std::move(pr)).first->second;
@@ -195,6 +203,7 @@ HornSystem Exporter::run() {
   const bool stopped = o_.budget && o_.budget->stopped();
   if ((o_.text && !stopped) || out_.incomplete.empty())
     out_.text = w_.script(header, out_.incomplete.empty());
+  if (o_.invariant && out_.incomplete.empty()) out_.certificate = cert_.text("");
   return std::move(out_);
 }
 

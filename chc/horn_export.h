@@ -11,11 +11,13 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "mc/exec/evaluator.h"
 #include "mc/ir/cutpoints.h"
 #include "mc/search/driver/budget.h"
+#include "mc/symbolic/sym_config.h"
 
 namespace tandem::chc {
 
@@ -30,6 +32,9 @@ struct HornOptions {
   // Whether an incomplete system still gets its text (without (check-sat)): stdout shows what
   // was found, a file gets nothing.
   bool text = true;
+  // prove --certificate: the invariant over a prestate of a predicate's location vector (in
+  // element form); when set, HornSystem::certificate defines every predicate by it.
+  std::function<ExprRef(const symbolic::SymConfig&)> invariant;
 };
 
 struct HornSystem {
@@ -40,6 +45,8 @@ struct HornSystem {
   size_t maxArity = 0;  // arguments of the widest predicate
   // Why the system is incomplete (a bound or an interrupt); empty when it is whole.
   std::string incomplete;
+  // With HornOptions::invariant: `(define-fun P ...)` per predicate (chc/certificate.h).
+  std::string certificate;
 };
 
 // Throws chc::Unsupported or symbolic::NotImplemented for programs outside the export (objects,

@@ -5,6 +5,7 @@
 #include "engine/api.h"
 #include "engine/load.h"
 #include "engine/prove_annotate.h"
+#include "engine/prove_certificate.h"
 #include "engine/request_rules.h"
 #include "engine/setup.h"
 #include "fabricate/triage.h"
@@ -105,6 +106,25 @@ std::string checkProofWithOther(const ir::Program& p, const ProveRequest& r, Run
   return failure;
 }
 
+// --certificate: written for a proof only; a bound or an interrupt while writing it makes the
+// verdict unknown, as while re-checking.
+void certify(const ir::Program& p, const ProveRequest& r, RunContext& ctx,
+             const fabricate::ProveOptions& po, fabricate::ProveResult& res, Report& rep) {
+  if (res.outcome != fabricate::ProveResult::Outcome::Proved) {
+    rep.extra["certificate"] = "not written: nothing was proved";
+    return;
+  }
+  const CertificateOutcome c = writeCertificate(p, r, ctx.ev, po, res, ctx.rb.budget);
+  if (!c.incomplete.empty()) {
+    res.outcome = fabricate::ProveResult::Outcome::Unknown;
+    res.reason = c.incomplete + " (while writing the certificate)";
+    rep.extra["certificate"] = "not written: " + c.incomplete;
+    return;
+  }
+  rep.extra["certificate"] = r.certificate + " (" + std::to_string(c.definitions) +
+                             (c.definitions == 1 ? " definition)" : " definitions)");
+}
+
 }  // namespace
 
 Report prove(ir::Program& p, const ProveRequest& r) {
@@ -158,6 +178,7 @@ Report prove(ir::Program& p, const ProveRequest& r) {
     if (r.checkProof && res.outcome == fabricate::ProveResult::Outcome::Proved)
       proofCheck = checkProofWithOther(p, r, ctx, po, res, rep);
   });
+  if (!r.certificate.empty()) certify(p, r, ctx, po, res, rep);
   report::proveOutcome(rep, p, res, proofCheck, po.classIndex != ir::kNone, r.diag);
   if (po.classIndex != ir::kNone) {
     rep.prove->cls = r.cls;

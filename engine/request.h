@@ -123,6 +123,7 @@ struct ProveRequest : Request {
   // --max-refinements rounds (refine::kDefaultMaxRefinements unless given).
   bool refine = false;
   std::optional<uint32_t> maxRefinements;
+  std::string certificate;  // --certificate FILE (engine/prove_certificate.h)
 };
 
 // testgen: the symbolic executor in a --solving mode, or the dynamic symbolic execution loop

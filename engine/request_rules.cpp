@@ -107,6 +107,8 @@ void checkRules(const ProveRequest& r) {
     throw usageError("--refine does not apply with --annotate (not implemented yet)");
   if (!r.annotate.empty() && !r.cls.empty())
     throw usageError("--annotate does not apply to prove --class");
+  if (!r.certificate.empty() && !r.cls.empty())
+    throw usageError("--certificate does not apply to prove --class (not implemented yet)");
   if (!r.annotate.empty() && !frontends::frontEndFor(r.file).tandemSyntax)
     throw usageError("--annotate writes .tdm files: " + r.file + " is " +
                      std::string(frontends::frontEndFor(r.file).description));

@@ -265,7 +265,9 @@ void proveText(std::ostream& os, const Report& r, const TextOptions& o) {
          << (e.from.empty() ? "" : e.from.front().state) << "\n    " << e.triage << "\n";
     }
   }
-  if (k.annotations) {  // --annotate
+  if (auto c = r.extra.find("certificate"); c != r.extra.end() && c->is_string())
+    os << "certificate: " << c->get<std::string>() << "\n";  // --certificate
+  if (k.annotations) {                                       // --annotate
     os << "annotations written to " << k.annotatedFile << ":\n";
     for (const fabricate::AnnotatedAssertion& a : *k.annotations)
       os << "  line " << a.line << ": " << a.assertion << " -> " << fabricate::resultName(a.result)

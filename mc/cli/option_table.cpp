@@ -254,6 +254,7 @@ std::vector<OptionSpec> buildTable() {
     {"smt-log", 0, V::Text, "FILE", "", "log every solver query (SMT-LIB2) to FILE", kSolvers, {}, on<Request>([](Request& r, const std::string& v) { r.solver.smtLog = v; })},
     {"solver-cross-check", 0, V::Flag, "", "", "send every query to both back ends and compare", kSolvers, {}, on<Request>([](Request& r, const std::string&) { r.solver.crossCheck = true; })},
     {"check-proof", 0, V::Flag, "", "", "re-check a proof with the other back end", kProve, {}, to(&ProveRequest::checkProof)},
+    {"certificate", 0, V::Text, "FILE", "", "proved: write the invariant to FILE as SMT-LIB definitions of the Horn clauses' predicates (the .smt2 input's, or export-chc's), which z3 and cvc5 can check", kProve, {}, to(&ProveRequest::certificate)},
     // prove (and the cutpoints of export-chc).
     {"cutpoints", 0, V::Choice, "MODE", "loops", "where states are abstracted: loops (loop heads, entries, exits, calls, assertions), paper (ISSTA'06 Sect. 4.2: entries, exits, loop heads, calls, memory accesses), or all (every location)", kProve | kExport,
      names({ir::CutpointMode::Loops, ir::CutpointMode::Paper, ir::CutpointMode::All}, &ir::cutpointModeName), parsed(ir::parseCutpointMode, &ProveRequest::cutpoints, &ExportChcRequest::cutpoints)},

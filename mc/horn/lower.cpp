@@ -1,7 +1,9 @@
 #include "mc/horn/lower.h"
 
+#include <cctype>
 #include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "mc/horn/substitution.h"
@@ -27,6 +29,16 @@ class Names {
  private:
   std::set<std::string> used_;
 };
+
+// A symbol as SMT-LIB writes it: quoted (`|main@%_1|`) unless it is a simple symbol.
+std::string smtSymbol(const std::string& raw) {
+  static constexpr std::string_view kExtra = "~!@$%^&*_-+=<>.?/";
+  bool simple = !raw.empty() && !isDigit(raw[0]);
+  for (char c : raw)
+    simple = simple && (std::isalnum(static_cast<unsigned char>(c)) ||
+                        kExtra.find(c) != std::string_view::npos);
+  return simple ? raw : "|" + raw + "|";
+}
 
 struct Predicate {
   ir::LocId loc = ir::kNone;
@@ -94,13 +106,18 @@ class Lowerer {
     const SourceLoc at = at_.declarationOf(name);
     Predicate pr;
     pr.loc = location(name, at);
+    p_.locs[pr.loc].keepCutpoint = true;
+    ir::Program::HornPredicate hp{smtSymbol(name), {}, pr.loc, {}};
     for (unsigned i = 0; i < d.arity(); ++i) {
       const ir::VarId v = local(name + "_" + std::to_string(i), typeOf(d.domain(i)), at);
       pr.args.push_back(v);
+      hp.sorts.push_back(d.domain(i).is_bool() ? "Bool" : "Int");
+      hp.args.push_back(v);
       z3::expr k(ctx_, Z3_mk_fresh_const(ctx_, p_.vars[v].name.c_str(), d.domain(i)));
       vars_.emplace(k.decl().id(), v);
       pr.argConsts.push_back(k);
     }
+    p_.hornPredicates.push_back(std::move(hp));
     preds_.emplace(d.id(), std::move(pr));
   }
 

@@ -65,7 +65,7 @@ std::vector<bool> computeCutpoints(const Program& p, CutpointMode mode) {
   for (const Location& l : p.locs) {
     CfaKind k = p.cfas[l.cfa].kind;
     if (k == CfaKind::Process) {
-      cut[l.id] = !local[l.id];
+      cut[l.id] = !local[l.id] || l.keepCutpoint;
       continue;
     }
     const bool common = k == CfaKind::Process || k == CfaKind::Rules || l.loopHead || l.isEntry ||

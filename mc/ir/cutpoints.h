@@ -8,7 +8,8 @@
 // - `All`: every location.
 // In every mode, every location of rules and of processes (their interleaving makes each global
 // location a meeting point), except, under `Loops` and `Paper`, a process's local steps
-// (local_steps.h: steps that commute with every other process's).
+// (local_steps.h: steps that commute with every other process's). In every mode, every location
+// marked Location::keepCutpoint (the CHC front end's predicates).
 #pragma once
 
 #include <optional>

@@ -135,6 +135,9 @@ struct Location {
   // A thread may stay here for ever without a deadlock, as at an `end` label (Horn clauses: a
   // derivation may stop anywhere).
   bool validEnd = false;
+  // A cutpoint in every mode: the CHC front end's predicates, whose invariants a certificate
+  // states (prove --certificate).
+  bool keepCutpoint = false;
 };
 
 enum class CfaKind : uint8_t { Proc, Method, ClassInit, Process, Rules };
@@ -243,6 +246,15 @@ struct Program {
   // Whether threads have valid end states (the end of a body, a label starting with `end`, as
   // SPIN's end labels). DVE models have none: DiVinE reports every state without successors.
   bool endStates = true;
+  // The CHC front end (mc/horn/lower.h): each predicate as the input declares it (its SMT-LIB
+  // symbol and argument sorts), with its location and the locals holding its arguments.
+  struct HornPredicate {
+    std::string symbol;              // as SMT-LIB text: `inv`, `|main@%_1|`
+    std::vector<std::string> sorts;  // "Int", "Bool"
+    LocId loc = kNone;
+    std::vector<VarId> args;
+  };
+  std::vector<HornPredicate> hornPredicates;
 
   bool isClosed() const { return !processes.empty() || rules != kNone; }
   // A copy to rewrite (ir::assumeAssertions, an error location of cover --prove-infeasible):

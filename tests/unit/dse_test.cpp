@@ -49,7 +49,7 @@ Run dse(const ir::Program& p, const std::string& entry, const std::string& solve
   return r;
 }
 
-const char* const kSolvers[] = {"z3", "cvc5"};
+const char* const kDseSolvers[] = {"z3", "cvc5"};
 
 // HWM (TACAS'08, Sect. 5) in small: the assertion fails when s holds both words; contains()
 // calls containsAt() at every position, so whole-program paths multiply.
@@ -87,7 +87,7 @@ BOTH: assert false;
 
 TEST_CASE("dse: abs/testAbs reaches its target compositionally, by lazy then relevant queries") {
   auto p = loadShared("abs_compositional.tdm");
-  for (const char* s : kSolvers) {
+  for (const char* s : kDseSolvers) {
     CAPTURE(s);
     Run r = dse(*p, "testAbs", s, true, "TARGET");
     CHECK(r.exit == 1);
@@ -115,7 +115,7 @@ NEVER: assert false;
   }
 }
 )");
-  for (const char* s : kSolvers) {
+  for (const char* s : kDseSolvers) {
     CAPTURE(s);
     for (bool compositional : {true, false}) {
       Run r = dse(*p, "f", s, compositional, "NEVER");
@@ -141,7 +141,7 @@ TEST_CASE("dse: without a target every branch is explored, and a bound is unknow
 
 TEST_CASE("dse: summaries with array arguments need fewer executions than whole paths") {
   auto p = loadText(kWords);
-  for (const char* s : kSolvers) {
+  for (const char* s : kDseSolvers) {
     CAPTURE(s);
     Run c = dse(*p, "main", s, true, "BOTH");
     CHECK(c.report["verdict"] == "error");

@@ -149,6 +149,7 @@ std::vector<std::string> value(const cli::OptionSpec& s, cli::Command c, const S
       {"sarif", tmp.path("report.sarif")},
       {"junit", tmp.path("report.xml")},
       {"annotate", tmp.path("annotated.tdm")},
+      {"certificate", tmp.path("certificate.smt2")},
       {"fail-on", "unknown"},
       {"natives", TANDEM_TEST_PLUGIN},
       {"heuristic", "partition"},
@@ -190,6 +191,7 @@ std::map<std::string, Probe> probes(const Scratch& tmp) {
       {"sarif", exists("report.sarif")},
       {"junit", exists("report.xml")},
       {"annotate", exists("annotated.tdm")},
+      {"certificate", exists("certificate.smt2")},
       {"max-states",
        [](const Result& r) {
          if (r.rc == 4) CHECK(r.out.find("bound") != std::string::npos);
