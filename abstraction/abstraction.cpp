@@ -76,6 +76,19 @@ const Scope& Abstraction::scopeAt(const std::vector<ir::LocId>& pcs) const {
   return scopes_.emplace(pcs, std::move(sc)).first->second;
 }
 
+std::vector<Abstraction::Dropped> Abstraction::droppedPredicates() const {
+  std::vector<Dropped> out;
+  for (size_t c = 0; c < cfaPreds_.size(); ++c)
+    for (ExprRef e : cfaPreds_[c]) {
+      if (keepWhereDead_.count(e)) continue;
+      Dropped d{e, static_cast<ir::CfaId>(c), {}};
+      for (ir::LocId l : p_.cfas[c].locs)
+        if (readsDead(e, l)) d.locations.push_back(l);
+      if (!d.locations.empty()) out.push_back(std::move(d));
+    }
+  return out;
+}
+
 bool Abstraction::readsDead(ExprRef e, ir::LocId l) const {
   if (dead_.empty() || dead_[l].empty()) return false;
   for (uint32_t v : freeVars(e))

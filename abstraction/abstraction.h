@@ -107,6 +107,15 @@ class Abstraction {
   std::string classInvariantText(uint32_t classIndex,
                                  const std::vector<const AbstractState*>& as) const;
   size_t globalPredicateCount() const { return global_.size(); }
+  // The dead-variable reduction: a procedure's or process's predicate is left out at the
+  // locations of its code where it reads a variable that is dead there (its value cannot matter
+  // any more), unless refinement kept it there (ScopedPredicates::keepWhereDead).
+  struct Dropped {
+    ExprRef predicate;
+    ir::CfaId cfa;
+    std::vector<ir::LocId> locations;
+  };
+  std::vector<Dropped> droppedPredicates() const;
   // Closed systems: `e`, a predicate of thread `t`'s process, with `pid` and the process's own
   // variables named for that instance (`P[1].t`); other expressions unchanged.
   ExprRef instantiate(ExprRef e, exec::ThreadId t) const;

@@ -11,6 +11,7 @@
 #include "fabricate/triage.h"
 
 #include "mc/frontends/predicates_file.h"
+#include "mc/ir/ir_printer.h"
 #include "mc/lang/input_file.h"
 #include "mc/smt/solver_factory.h"
 #include "mc/symbolic/initial_models.h"
@@ -40,8 +41,32 @@ std::vector<ExprRef> readPredicates(const std::string& path, ir::Program& p) {
 // proof in 90 s from the 12 default predicates, proved in 12 s from none).
 bool usesDefaultPredicates(const ir::Program& p, const ProveRequest& r) {
   if (r.autoPredicates) return true;
-  if (r.refine) return false;
+  if (r.refine == true) return false;
   return r.predicatesFile.empty() && !p.declaredPredicates;
+}
+
+// Refinement: as --refine / --no-refine say when given. Unless given, on for a model that
+// declares no predicates (neither `predicate` nor --predicates), where it applies (not --class,
+// not --annotate): the first round is the paper's method on the default predicates, exactly as
+// without refinement, and only potential errors start refinement, from no predicates (above).
+// A model with predicates of its own keeps the paper's method: the paper's examples
+// (../shared/conformance, e.g. foo_coarse.tdm's false alarm under a coarse abstraction) are
+// defined by the potential errors their predicates leave.
+enum class Refinement { Off, Asked, AfterDefaults };
+Refinement refinementOf(const ir::Program& p, const ProveRequest& r) {
+  if (r.refine) return *r.refine ? Refinement::Asked : Refinement::Off;
+  if (!r.predicatesFile.empty() || p.declaredPredicates || !r.cls.empty() || !r.annotate.empty())
+    return Refinement::Off;
+  return Refinement::AfterDefaults;
+}
+
+void addRefinementKeys(refine::RefineRun& run, bool afterDefaults, Report& rep) {
+  report::RefinementKeys& k = rep.prove->refinement.emplace();
+  k.rounds = run.rounds;
+  k.stopped = run.stopped;
+  k.afterDefaults = afterDefaults;
+  for (refine::RefinementStep& s : run.steps)
+    k.steps.push_back({s.round, s.error, s.length, std::move(s.predicates)});
 }
 
 fabricate::ProveOptions proveOptions(ir::Program& p, const ProveRequest& r,
@@ -129,6 +154,10 @@ void certify(const ir::Program& p, const ProveRequest& r, RunContext& ctx,
 
 Report prove(ir::Program& p, const ProveRequest& r) {
   checkRules(r);
+  const Refinement refinement = refinementOf(p, r);
+  if (r.maxRefinements && refinement == Refinement::Off)
+    throw usageError(
+        "--max-refinements applies with refinement (--refine, or a model without predicates)");
   refuseF64(p, "prove");
   abstraction::ScopedPredicates defaults;
   fabricate::ProveOptions po = proveOptions(p, r, defaults);
@@ -156,21 +185,36 @@ Report prove(ir::Program& p, const ProveRequest& r) {
   std::string proofCheck;
   asInputErrors(r.file, "prove: ", [&] {
     fabricate::TriageSummary t;
-    if (r.refine) {
+    const uint32_t rounds = r.maxRefinements.value_or(refine::kDefaultMaxRefinements);
+    auto refining = [&](fabricate::ProveOptions from, bool afterDefaults) {
       refine::RefineRun run =
-          refine::proveRefining(p, ctx.ev, *solver, po, r.triage,
-                                r.maxRefinements.value_or(refine::kDefaultMaxRefinements));
+          refine::proveRefining(p, ctx.ev, *solver, std::move(from), r.triage, rounds);
       res = std::move(run.result);
       t = std::move(run.triage);
       po = std::move(run.options);  // the predicates found: --check-proof and --dot read them
-      report::RefinementKeys& k = rep.prove->refinement.emplace();
-      k.rounds = run.rounds;
-      k.stopped = run.stopped;
-      for (refine::RefinementStep& s : run.steps)
-        k.steps.push_back({s.round, s.error, s.length, std::move(s.predicates)});
+      addRefinementKeys(run, afterDefaults, rep);
+    };
+    if (refinement == Refinement::Asked) {
+      refining(po, false);
     } else {
       res = fabricate::prove(p, ctx.ev, *solver, po);
-      t = fabricate::triagePotentialErrors(p, ctx.ev, *solver, po, r.triage, res);
+      if (refinement == Refinement::AfterDefaults &&
+          res.outcome == fabricate::ProveResult::Outcome::PotentialError &&
+          !ctx.rb.budget.stopped()) {
+        fabricate::ProveOptions from = po;
+        if (!r.autoPredicates) from.extraPredicates = {};  // see usesDefaultPredicates
+        refining(std::move(from), true);
+      } else {
+        t = fabricate::triagePotentialErrors(p, ctx.ev, *solver, po, r.triage, res);
+      }
+    }
+    for (const auto& d :
+         abstraction::Abstraction(p, ctx.ev, po.extraPredicates).droppedPredicates()) {
+      std::string text = p.cfas[d.cfa].name + ": " + ir::exprToString(p, d.predicate) + " at ";
+      for (size_t i = 0; i < d.locations.size(); ++i)
+        text += (i ? ", " : "") + p.locName(d.locations[i]);
+      rep.prove->droppedPredicates.push_back(std::move(text));
+      rep.stats.dropped_predicates = rep.stats.dropped_predicates.value_or(0) + d.locations.size();
     }
     if (t.reproduced) rep.error = report::triagedError(p, *t.reproduced, po.entry);
     if (!t.triage.empty()) rep.extra["triage"] = t.triage;

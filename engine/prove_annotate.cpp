@@ -27,6 +27,8 @@ ProveRequest aloneRequest(const ProveRequest& r, double seconds) {
   pr.annotate.clear();
   pr.dot.clear();
   pr.checkProof = false;
+  pr.certificate.clear();
+  pr.refine = false;  // as before refinement was on by default: the paper's method per assertion
   pr.progress = nullptr;
   pr.diag = nullptr;
   pr.quiet = true;

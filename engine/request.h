@@ -119,9 +119,10 @@ struct ProveRequest : Request {
   std::string dot;  // write the abstract state graph
   fabricate::TriageOptions triage;
   std::string annotate;  // --annotate OUT.tdm (engine/prove_annotate.h)
-  // --refine: predicates found from the spurious abstract paths (refine/refine_loop.h), at most
-  // --max-refinements rounds (refine::kDefaultMaxRefinements unless given).
-  bool refine = false;
+  // --refine / --no-refine (set when given): predicates found from the spurious abstract paths
+  // (refine/refine_loop.h), at most --max-refinements rounds (refine::kDefaultMaxRefinements
+  // unless given). Unless given: on for models that declare no predicates (engine/prove.cpp).
+  std::optional<bool> refine;
   std::optional<uint32_t> maxRefinements;
   std::string certificate;  // --certificate FILE (engine/prove_certificate.h)
 };

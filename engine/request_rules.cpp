@@ -100,10 +100,11 @@ unsigned bitstateBits(const CheckRequest& r) {
 }
 
 void checkRules(const ProveRequest& r) {
-  if (r.maxRefinements && !r.refine) throw usageError("--max-refinements applies with --refine");
-  if (r.refine && !r.cls.empty())
+  if (r.maxRefinements && r.refine == false)
+    throw usageError("--max-refinements does not apply with --no-refine");
+  if (r.refine == true && !r.cls.empty())
     throw usageError("--refine does not apply to prove --class (not implemented yet)");
-  if (r.refine && !r.annotate.empty())
+  if (r.refine == true && !r.annotate.empty())
     throw usageError("--refine does not apply with --annotate (not implemented yet)");
   if (!r.annotate.empty() && !r.cls.empty())
     throw usageError("--annotate does not apply to prove --class");

@@ -85,6 +85,7 @@ void addJson(json& j, const TestgenKeys& k) {
 
 void addJson(json& j, const ProveKeys& k) {
   if (k.defaultPredicates) j["default_predicates"] = *k.defaultPredicates;
+  j["dropped_predicates"] = k.droppedPredicates;
   if (k.refinement) {
     json steps = json::array(), found = json::array();
     for (const RefinementRow& s : k.refinement->steps) {
@@ -95,6 +96,7 @@ void addJson(json& j, const ProveKeys& k) {
       for (const std::string& t : s.predicates) found.push_back(t);
     }
     j["refinement"] = {{"rounds", k.refinement->rounds},
+                       {"after_default_predicates", k.refinement->afterDefaults},
                        {"predicates_found", std::move(found)},
                        {"steps", std::move(steps)},
                        {"stopped", k.refinement->stopped}};

@@ -109,13 +109,18 @@ struct RefinementRow {
 };
 struct RefinementKeys {
   uint32_t rounds = 1;
+  // Not asked for: the default predicates' round left potential errors, and refinement started
+  // from no predicates (engine/prove.cpp).
+  bool afterDefaults = false;
   std::vector<RefinementRow> steps;
   std::string stopped;  // why potential errors remained (empty otherwise)
 };
 
 struct ProveKeys {
   std::optional<std::vector<std::string>> defaultPredicates;  // "SCOPE: PREDICATE"
-  std::optional<RefinementKeys> refinement;                   // --refine
+  // The dead-variable reduction: "SCOPE: PREDICATE at L1, L2" (abstraction.h's Dropped).
+  std::vector<std::string> droppedPredicates;
+  std::optional<RefinementKeys> refinement;  // --refine
   // A proof's invariant: (cutpoint, formula), in the prover's order.
   std::optional<std::vector<std::pair<std::string, std::string>>> invariant;
   std::optional<std::string> cls, classInvariant;

@@ -19,7 +19,7 @@ namespace tandem::report {
   X(abstract_states) X(arcs) X(automata) X(bounds_hit) X(bytes_sent) X(call_bound_cuts)       \
   X(calls) X(clauses) X(completed_calls) X(concrete_refutations) X(concretizations)           \
   X(cut_executions) X(dangling_left) X(dart_mispredictions) X(dart_restarts) X(dart_runs)     \
-  X(depth) X(divergences) X(duplicate_errors) X(edges) X(executions) X(fabricated_states)     \
+  X(depth) X(divergences) X(dropped_predicates) X(duplicate_errors) X(edges) X(executions) X(fabricated_states)     \
   X(failing) X(hash_slots) X(heuristic_successes) X(infeasible_locations) X(init_clauses)     \
   X(initial_states) X(interrupts) X(invariance_checks) X(lazy_queries) X(lazy_sat)            \
   X(location_copies) X(locations) X(matched_states) X(max_arity) X(may_conditions)            \

@@ -215,10 +215,18 @@ void defaultPredicatesText(std::ostream& os, const std::vector<std::string>& pre
   if (!scope.empty()) os << "\n";
 }
 
+// --stats: where the dead-variable reduction leaves predicates out.
+void droppedPredicatesText(std::ostream& os, const std::vector<std::string>& dropped) {
+  if (dropped.empty()) return;
+  os << "predicates left out where they read a dead variable (" << dropped.size() << "):\n";
+  for (const std::string& d : dropped) os << "  " << d << "\n";
+}
+
 // --refine: the rounds, and the predicates each spurious path gave.
 void refinementText(std::ostream& os, const RefinementKeys& k) {
   size_t found = 0;
   for (const RefinementRow& s : k.steps) found += s.predicates.size();
+  if (k.afterDefaults) os << "the default predicates left potential errors: refinement from none\n";
   os << "refinement: " << k.rounds << (k.rounds == 1 ? " round, " : " rounds, ") << found
      << " predicates found\n";
   for (const RefinementRow& s : k.steps) {
@@ -466,6 +474,7 @@ void printText(std::ostream& os, const Report& r, const TextOptions& o) {
     os << r.ir.value_or("");
     return;
   }
+  if (o.stats && r.prove) droppedPredicatesText(os, r.prove->droppedPredicates);
   if (o.stats) statsText(os, r);
 }
 

@@ -174,6 +174,13 @@ Apply deadlock(bool on) {
     r.tracked[static_cast<size_t>(ir::ErrorKind::Deadlock)] = on;
   };
 }
+Apply refinement(bool value) {
+  return on<ProveRequest>([value](ProveRequest& r, const std::string&) {
+    if (r.refine && *r.refine != value)
+      throw report::usageError("--refine and --no-refine conflict");
+    r.refine = value;
+  });
+}
 Apply por(bool value) {
   return on<CheckRequest>([value](CheckRequest& r, const std::string&) {
     if (r.por && *r.por != value) throw report::usageError("--por and --no-por conflict");
@@ -260,8 +267,9 @@ std::vector<OptionSpec> buildTable() {
      names({ir::CutpointMode::Loops, ir::CutpointMode::Paper, ir::CutpointMode::All}, &ir::cutpointModeName), parsed(ir::parseCutpointMode, &ProveRequest::cutpoints, &ExportChcRequest::cutpoints)},
     {"auto-predicates", 0, V::Flag, "", "", "add default predicates (ISSTA'06 Sect. 4.5), each in its procedure, class, process or global scope (used anyway when the model has no predicates)", kProve, {}, to(&ProveRequest::autoPredicates)},
     {"max-predicates", 0, V::Count, "N", num(engine::kDefaultMaxPredicates), "default predicates: at most N per scope", kProve, {}, to(&ProveRequest::maxPredicates)},
-    {"refine", 0, V::Flag, "", "", "while potential errors remain, decide the abstract path to each; when no execution follows it, add the predicates of its weakest preconditions and prove again (closed systems and procedures)", kProve, {}, to(&ProveRequest::refine)},
-    {"max-refinements", 0, V::Count, "N", num(refine::kDefaultMaxRefinements), "--refine: at most N refinement rounds", kProve, {}, to(&ProveRequest::maxRefinements)},
+    {"refine", 0, V::Flag, "", "on for models without predicates", "while potential errors remain, decide the abstract path to each; when no execution follows it, add the predicates of its weakest preconditions and prove again (closed systems and procedures)", kProve, {}, refinement(true)},
+    {"no-refine", 0, V::Flag, "", "", "the paper's method alone: no refinement, potential errors stay", kProve, {}, refinement(false)},
+    {"max-refinements", 0, V::Count, "N", num(refine::kDefaultMaxRefinements), "refinement: at most N rounds", kProve, {}, to(&ProveRequest::maxRefinements)},
     {"hybrid", 0, V::Flag, "", "", "Sect. 5.3: end each execution once it stops finding new abstract states, and fabricate", kProve, {}, to(&ProveRequest::hybrid)},
     {"stall", 0, V::Count, "N", num(fabricate::kDefaultStall), "hybrid: concrete states in a row without a new abstract state that end an execution; implies --hybrid", kProve, {}, on<ProveRequest>([](ProveRequest& r, const std::string& v) {
        assign(r.stall, v);
