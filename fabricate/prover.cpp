@@ -81,6 +81,11 @@ class Prover {
   // A bound or an interrupt ends the run: the reason goes to cut_.
   bool outOfBudget() {
     if (stop_) return true;
+    if (o_.maxAbstractStates && nodes_.size() > *o_.maxAbstractStates) {
+      cut_ = "more than " + std::to_string(*o_.maxAbstractStates) + " abstract states";
+      gaveUp_ = stop_ = true;
+      return true;
+    }
     if (!budget_.poll() && !budget_.statesExhausted()) return false;
     if (!budget_.stopped()) budget_.stop(search::StopKind::States);
     cut_ = budget_.stopped()->reason;
@@ -219,6 +224,7 @@ class Prover {
   ProveStats stats_;
   std::string unknownReason_, cut_;
   bool stop_ = false;
+  bool gaveUp_ = false;    // ProveOptions::maxAbstractStates
   bool depthCut_ = false;  // an abstract state was not expanded because of --max-depth
 };
 
@@ -841,6 +847,7 @@ ProveResult Prover::run() {
   } else if (!cut_.empty()) {
     r.outcome = ProveResult::Outcome::Unknown;
     r.reason = cut_;
+    r.gaveUp = gaveUp_;
   } else if (!potentials_.empty()) {
     r.outcome = ProveResult::Outcome::PotentialError;
   } else if (stats_.unknownAnswers) {

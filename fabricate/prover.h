@@ -60,6 +60,9 @@ struct ProveOptions {
   search::Limits limits;
   search::Progress* progress = nullptr;
   bool keepMemory = false;  // engine::Request::keepMemory: the prover's states are not freed
+  // The run gives up (outcome Unknown, ProveResult::gaveUp) once it has more abstract states:
+  // the default predicates' round before refinement (engine/prove.cpp); none: no cap.
+  std::optional<uint64_t> maxAbstractStates;
 };
 
 // Class analysis: the integer arguments execution tries (ISSTA'06, Sect. 5.1: "a small concrete
@@ -136,6 +139,7 @@ struct ProveResult {
   std::vector<std::pair<std::string, std::string>> invariant;
   std::string classInvariant;  // class analysis: at the exits of init and the methods
   ProveStats stats;
+  bool gaveUp = false;  // Unknown because of ProveOptions::maxAbstractStates
 };
 
 // How prove executes concretely: the transition system's options for `o`.

@@ -96,7 +96,7 @@ void addJson(json& j, const ProveKeys& k) {
       for (const std::string& t : s.predicates) found.push_back(t);
     }
     j["refinement"] = {{"rounds", k.refinement->rounds},
-                       {"after_default_predicates", k.refinement->afterDefaults},
+                       {"after_default_predicates", !k.refinement->afterDefaults.empty()},
                        {"predicates_found", std::move(found)},
                        {"steps", std::move(steps)},
                        {"stopped", k.refinement->stopped}};

@@ -109,9 +109,9 @@ struct RefinementRow {
 };
 struct RefinementKeys {
   uint32_t rounds = 1;
-  // Not asked for: the default predicates' round left potential errors, and refinement started
-  // from no predicates (engine/prove.cpp).
-  bool afterDefaults = false;
+  // Not asked for: why the default predicates' round gave way to refinement from no predicates
+  // (engine/prove.cpp); empty when refinement was asked for.
+  std::string afterDefaults;
   std::vector<RefinementRow> steps;
   std::string stopped;  // why potential errors remained (empty otherwise)
 };

@@ -226,7 +226,7 @@ void droppedPredicatesText(std::ostream& os, const std::vector<std::string>& dro
 void refinementText(std::ostream& os, const RefinementKeys& k) {
   size_t found = 0;
   for (const RefinementRow& s : k.steps) found += s.predicates.size();
-  if (k.afterDefaults) os << "the default predicates left potential errors: refinement from none\n";
+  if (!k.afterDefaults.empty()) os << k.afterDefaults << ": refinement from none\n";
   os << "refinement: " << k.rounds << (k.rounds == 1 ? " round, " : " rounds, ") << found
      << " predicates found\n";
   for (const RefinementRow& s : k.steps) {

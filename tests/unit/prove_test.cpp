@@ -13,6 +13,7 @@
 #include "mc/smt/solver_decorator.h"
 #include "mc/smt/solver_factory.h"
 #include "tests/unit/cli_args.h"
+#include "tests/unit/cli_run.h"
 #include "tests/unit/prove_test_support.h"
 #include "tests/unit/test_programs.h"
 
@@ -149,6 +150,40 @@ TEST_CASE("prove: a solver that answers unknown never yields proved") {
   CHECK(r.stats.unknownAnswers > 0);
   CHECK(r.reason.find("unknown") != std::string::npos);
 }
+
+TEST_CASE("prove: maxAbstractStates gives up with unknown, never a verdict") {
+  Setup s(loadShared("bakery2.tdm"), smt::Backend::Z3);
+  const auto whole = s.prove();
+  REQUIRE(whole.outcome == Outcome::Proved);
+  REQUIRE(whole.nodes.size() > 5);
+  CHECK_FALSE(whole.gaveUp);
+  Setup capped(loadShared("bakery2.tdm"), smt::Backend::Z3);
+  capped.o.maxAbstractStates = 5;
+  const auto r = capped.prove();
+  CHECK(r.outcome == Outcome::Unknown);
+  CHECK(r.gaveUp);
+  CHECK(r.reason == "more than 5 abstract states");
+}
+
+#ifndef TANDEM_SANITIZED  // 8 s in Release
+TEST_CASE("prove: a model without predicates whose default round grows past its cap is refined") {
+  // bench/models/filter3.tdm without its predicates: the 3-process filter lock.
+  std::ifstream in(std::string(TANDEM_SOURCE_DIR) + "/bench/models/filter3.tdm");
+  std::string text;
+  for (std::string l; std::getline(in, l);)
+    if (l.find("predicate") == std::string::npos) text += l + "\n";
+  test::TempDir tmp;
+  const auto r = test::runTandem({"prove", tmp.write("filter3.tdm", text).string()});
+  CHECK(r.rc == 0);
+  CHECK(r.out.rfind("verdict: proved\n", 0) == 0);
+  CHECK(r.out.find("the default predicates' round ended at more than 2000 abstract states: "
+                   "refinement from none") != std::string::npos);
+  // The paper's method alone: no proof within a second.
+  const auto n =
+      test::runTandem({"prove", tmp.file("filter3.tdm"), "--no-refine", "--timeout", "1"});
+  CHECK(n.rc == 4);
+}
+#endif
 
 TEST_CASE("prove: the hybrid mode stops executing where no new abstract state appears") {
   Setup plain(loadShared("loop500.tdm"), smt::Backend::Z3, "main");
