@@ -35,7 +35,7 @@ FUZZ_DIR := build-fuzz
 # `make test` runs each fuzzer for FUZZ_SECONDS and DIFFTEST_COUNT random models from
 # DIFFTEST_SEED in the quick configuration (docs/testing.md); the targets alone take the same.
 FUZZ_SECONDS ?= 15
-DIFFTEST_COUNT ?= 64
+DIFFTEST_COUNT ?= 50
 DIFFTEST_SEED ?= 1
 DIFFTEST_ARGS ?= --quick --timeout 5 --z3-timeout 3
 
